@@ -1,0 +1,92 @@
+// One lint config for the whole workspace: type-aware strict rules, exhaustive switches, and the
+// dependency direction contract <- adapters <- apps enforced by nx project tags.
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const frameworkPackages = [
+  '@nestjs/*',
+  '@nats-io/*',
+  'nats',
+  '@opentelemetry/*',
+  'rxjs',
+  'express',
+  'pg',
+  'better-sqlite3',
+  'prom-client',
+];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    ignores: ['**/dist', '**/out-tsc', '**/node_modules', '**/coverage', '**/*.cjs', '**/*.mjs', '**/__fixtures__/**'],
+  },
+  ...tseslint.configs.strictTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/no-extraneous-class': ['error', { allowWithDecorator: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            {
+              sourceTag: 'type:contract',
+              onlyDependOnLibsWithTags: ['type:contract'],
+              bannedExternalImports: frameworkPackages,
+            },
+            {
+              sourceTag: 'type:adapters',
+              onlyDependOnLibsWithTags: ['type:contract'],
+              bannedExternalImports: frameworkPackages,
+            },
+            {
+              sourceTag: 'type:service-kit',
+              onlyDependOnLibsWithTags: ['type:contract'],
+              bannedExternalImports: frameworkPackages,
+            },
+            {
+              sourceTag: 'type:testing',
+              onlyDependOnLibsWithTags: ['type:testing'],
+              bannedExternalImports: frameworkPackages,
+            },
+            {
+              // The backends' NATS client: the contract and the NATS client, nothing else of ours or of Nest.
+              sourceTag: 'type:client',
+              onlyDependOnLibsWithTags: ['type:contract'],
+              bannedExternalImports: ['@nestjs/*', '@opentelemetry/*', 'rxjs', 'express', 'pg', 'better-sqlite3', 'prom-client'],
+            },
+            {
+              // Apps use libs, never each other (no lib carries type:app).
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:client', 'type:service-kit', 'type:testing'],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+    },
+  },
+];

@@ -1,0 +1,97 @@
+export { CONTRACT_VERSION } from './contract-version.js';
+export { assertNever } from './assert-never.js';
+export { ok, err, type Result } from './result.js';
+
+export { BLOCK_KINDS, blockId, type BlockKind, type BlockRef, type BlockVisibility } from './events/block.js';
+export { DELTA_KINDS, type Delta, type DeltaKind } from './events/delta.js';
+export { PROVIDERS, isProviderName, type ProviderName } from './events/provider.js';
+export type { JsonValue, ProviderMetadata } from './events/provider-metadata.js';
+export { STOP_REASONS, type StopReason } from './events/stop-reason.js';
+export {
+  ERROR_CATEGORIES,
+  FAILURE_STATUSES,
+  type ErrorCategory,
+  type FailureStatus,
+  type StreamErrorInfo,
+} from './events/stream-error.js';
+export type { Usage } from './events/usage.js';
+export {
+  EVENT_TYPES,
+  WARNING_CODES,
+  isBlockEvent,
+  isTerminalEvent,
+  terminalStatusOf,
+  type BlockDeltaEvent,
+  type BlockEvent,
+  type BlockStartEvent,
+  type BlockStopEvent,
+  type ContractEvent,
+  type ContractEventType,
+  type EventEnvelope,
+  type StreamDoneEvent,
+  type StreamErrorEvent,
+  type StreamHeartbeatEvent,
+  type StreamStartEvent,
+  type StreamWarning,
+  type StreamWarningEvent,
+  type TerminalEvent,
+  type TerminalStatus,
+  type WarningCode,
+} from './events/contract-event.js';
+
+export type {
+  AppendBlockInput,
+  CloseBlockInput,
+  FailInput,
+  FinishInput,
+  HeartbeatInput,
+  MachineInput,
+  OpenBlockInput,
+  WarnInput,
+} from './machine/machine-input.js';
+export { StreamMachine, type StreamIdentity } from './machine/stream-machine.js';
+export { isTerminalState, type BlockState, type StreamState } from './machine/stream-state.js';
+
+export {
+  ATTEMPT_END_REASONS,
+  TRACE_RECORD_KINDS,
+  type AttemptEndReason,
+  type AttemptEndRecord,
+  type AttemptStartRecord,
+  type ClientCancelRecord,
+  type FrameRecord,
+  type GatewayLostRecord,
+  type HeartbeatRecord,
+  type StreamOpenRecord,
+  type TraceRecord,
+  type TraceRecordKind,
+  type UpstreamResponseRecord,
+} from './trace/trace-record.js';
+export {
+  decodeTraceRecord,
+  encodeTraceRecord,
+  type EncodedMessage,
+  type HeaderLookup,
+  type TraceCodecError,
+  type TraceStreamInfo,
+} from './trace/trace-codec.js';
+
+export {
+  HEADERS,
+  STREAM_ID_PATTERN,
+  STREAM_NAMES,
+  SUBJECT_ROOTS,
+  TENANT_PATTERN,
+  cancelSubject,
+  eventMsgId,
+  eventsSubject,
+  gatewayLeaseSubject,
+  isValidStreamId,
+  isValidTenant,
+  parseStreamSubject,
+  rawMsgId,
+  rawSubject,
+  readerSubject,
+  tenantEventsWildcard,
+  workSubject,
+} from './nats/subjects.js';

@@ -1,0 +1,116 @@
+import type { ProviderName } from '../events/provider.js';
+
+/**
+ * One entry of a stream's raw trace: everything the gateway saw, in receive order. The trace is the input
+ * of the normalizer: replaying the same records through the same adapter yields the same events, which is
+ * how a normalizer replica takes over a stream whose owner died.
+ *
+ * `raw_seq` numbers the records of one stream from 1, across attempts; `ts` is the receive time in ms.
+ */
+export type TraceRecord =
+  | StreamOpenRecord
+  | AttemptStartRecord
+  | UpstreamResponseRecord
+  | FrameRecord
+  | AttemptEndRecord
+  | ClientCancelRecord
+  | GatewayLostRecord
+  | HeartbeatRecord;
+
+export type TraceRecordKind = TraceRecord['kind'];
+
+export const TRACE_RECORD_KINDS = [
+  'stream.open',
+  'attempt.start',
+  'upstream.response',
+  'frame',
+  'attempt.end',
+  'client.cancel',
+  'gateway.lost',
+  'heartbeat',
+] as const satisfies readonly TraceRecordKind[];
+
+interface RecordBase {
+  readonly raw_seq: number;
+  readonly ts: number;
+}
+
+/** The gateway accepted a request: who asked, for which provider and model, and the retry budget. */
+export interface StreamOpenRecord extends RecordBase {
+  readonly kind: 'stream.open';
+  readonly stream_id: string;
+  readonly tenant: string;
+  readonly provider: ProviderName;
+  readonly model: string;
+  /** The gateway instance that owns the upstream connection (its liveness lease is watched). */
+  readonly gateway_id: string;
+  /** Attempts allowed before the first visible delta (1 = never retry). */
+  readonly max_attempts: number;
+}
+
+/** A new upstream request begins. Attempts are numbered from 1. */
+export interface AttemptStartRecord extends RecordBase {
+  readonly kind: 'attempt.start';
+  readonly attempt: number;
+}
+
+/** The upstream answered with a status line. Error statuses carry the (capped) response body. */
+export interface UpstreamResponseRecord extends RecordBase {
+  readonly kind: 'upstream.response';
+  readonly attempt: number;
+  readonly status: number;
+  readonly content_type?: string;
+  readonly retry_after_ms?: number;
+  readonly request_id?: string;
+  readonly body?: string;
+}
+
+/**
+ * One SSE record exactly as received (its lines and the blank line that ended it), or, with `partial`,
+ * the bytes left without a terminating blank line when the body ended. Text that is not SSE at all (an
+ * unframed JSON error body) arrives here too, so the adapter can inspect it.
+ */
+export interface FrameRecord extends RecordBase {
+  readonly kind: 'frame';
+  readonly attempt: number;
+  readonly text: string;
+  readonly partial?: true;
+}
+
+/** Why an upstream attempt stopped delivering bytes. */
+export const ATTEMPT_END_REASONS = [
+  'eof',
+  'connect_error',
+  'transport_error',
+  'idle_timeout',
+  'progress_timeout',
+  'frame_too_large',
+  'cancelled',
+] as const;
+export type AttemptEndReason = (typeof ATTEMPT_END_REASONS)[number];
+
+/** The upstream body of an attempt ended (cleanly or not). */
+export interface AttemptEndRecord extends RecordBase {
+  readonly kind: 'attempt.end';
+  readonly attempt: number;
+  readonly reason: AttemptEndReason;
+  /** Diagnostic detail (an error code, a byte count), never content. */
+  readonly detail?: string;
+}
+
+/** The client cancelled (DELETE, or it disconnected and did not come back within the grace period). */
+export interface ClientCancelRecord extends RecordBase {
+  readonly kind: 'client.cancel';
+  readonly reason: 'client_request' | 'client_disconnected';
+}
+
+/** Written by a normalizer when the owning gateway's liveness lease expired before the stream ended. */
+export interface GatewayLostRecord extends RecordBase {
+  readonly kind: 'gateway.lost';
+  readonly gateway_id: string;
+}
+
+/** The gateway's keep-alive while the upstream is silent; becomes `stream.heartbeat`. */
+export interface HeartbeatRecord extends RecordBase {
+  readonly kind: 'heartbeat';
+}
