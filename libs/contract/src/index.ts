@@ -3,7 +3,12 @@ export { assertNever } from './assert-never.js';
 export { ok, err, type Result } from './result.js';
 
 export { BLOCK_KINDS, blockId, type BlockKind, type BlockRef, type BlockVisibility } from './events/block.js';
-export { DELTA_KINDS, type Delta, type DeltaKind } from './events/delta.js';
+export { ALLOWED_DELTA_KINDS, DELTA_KINDS, isDeltaAllowed, type Delta, type DeltaKind } from './events/delta.js';
+export {
+  parseToolArguments,
+  type ToolArguments,
+  type ToolArgumentsError,
+} from './events/tool-arguments.js';
 export { PROVIDERS, isProviderName, type ProviderName } from './events/provider.js';
 export type { JsonValue, ProviderMetadata } from './events/provider-metadata.js';
 export { STOP_REASONS, type StopReason } from './events/stop-reason.js';
