@@ -100,3 +100,14 @@ export {
   tenantEventsWildcard,
   workSubject,
 } from './nats/subjects.js';
+
+export {
+  CONTRACT_SCHEMA,
+  CONTRACT_SCHEMA_FILE_NAME,
+  CONTRACT_SCHEMA_ID,
+  EVENT_SCHEMA_NAMES,
+  renderContractSchema,
+} from './schema/contract-schema.js';
+export { SCHEMA_DEFINITIONS, type JsonSchema } from './schema/schema-definitions.js';
+export { validateEvent, type EventValidationError, type EventValidationIssue } from './schema/validate-event.js';
+export { parseEventLine, type EventLineError, type InvalidJsonError } from './schema/parse-event-line.js';
