@@ -111,3 +111,17 @@ export {
 export { SCHEMA_DEFINITIONS, type JsonSchema } from './schema/schema-definitions.js';
 export { validateEvent, type EventValidationError, type EventValidationIssue } from './schema/validate-event.js';
 export { parseEventLine, type EventLineError, type InvalidJsonError } from './schema/parse-event-line.js';
+
+export { INVARIANT_RULES, INVARIANT_RULE_DESCRIPTIONS, type InvariantRule } from './invariants/invariant-rule.js';
+export { checkInvariants, type InvariantOptions, type InvariantViolation } from './invariants/check-invariants.js';
+
+export {
+  ASSEMBLY_PROBLEM_CODES,
+  type AssembledBlock,
+  type AssembledResult,
+  type AssembledStatus,
+  type AssemblyProblem,
+  type AssemblyProblemCode,
+} from './assembler/assembled-result.js';
+export { Assembler } from './assembler/assembler.js';
+export { assemble } from './assembler/assemble.js';

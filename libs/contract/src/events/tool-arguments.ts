@@ -21,7 +21,7 @@ export function parseToolArguments(raw: string): Result<ToolArguments, ToolArgum
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    return err({ code: 'invalid_json', message: error instanceof Error ? error.message : String(error) });
+    return err({ code: 'invalid_json', message: `arguments are not valid JSON (${error instanceof Error ? error.message : String(error)})` });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const found = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;

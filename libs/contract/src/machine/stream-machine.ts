@@ -168,10 +168,7 @@ export class StreamMachine {
       const parsed = parseToolArguments(slot.json);
       slot.json = undefined;
       if (!parsed.ok) {
-        return this.violation(
-          `tool_call block ${slot.ref.index} closed with arguments that are not a JSON object (${parsed.error.message})`,
-          ts,
-        );
+        return this.violation(`tool_call block ${slot.ref.index} closed, but ${parsed.error.message}`, ts);
       }
     }
     slot.state = 'closed';
