@@ -3,7 +3,12 @@ export { assertNever } from './assert-never.js';
 export { ok, err, type Result } from './result.js';
 
 export { BLOCK_KINDS, blockId, type BlockKind, type BlockRef, type BlockVisibility } from './events/block.js';
-export { DELTA_KINDS, type Delta, type DeltaKind } from './events/delta.js';
+export { ALLOWED_DELTA_KINDS, DELTA_KINDS, isDeltaAllowed, type Delta, type DeltaKind } from './events/delta.js';
+export {
+  parseToolArguments,
+  type ToolArguments,
+  type ToolArgumentsError,
+} from './events/tool-arguments.js';
 export { PROVIDERS, isProviderName, type ProviderName } from './events/provider.js';
 export type { JsonValue, ProviderMetadata } from './events/provider-metadata.js';
 export { STOP_REASONS, type StopReason } from './events/stop-reason.js';
@@ -95,3 +100,28 @@ export {
   tenantEventsWildcard,
   workSubject,
 } from './nats/subjects.js';
+
+export {
+  CONTRACT_SCHEMA,
+  CONTRACT_SCHEMA_FILE_NAME,
+  CONTRACT_SCHEMA_ID,
+  EVENT_SCHEMA_NAMES,
+  renderContractSchema,
+} from './schema/contract-schema.js';
+export { SCHEMA_DEFINITIONS, type JsonSchema } from './schema/schema-definitions.js';
+export { validateEvent, type EventValidationError, type EventValidationIssue } from './schema/validate-event.js';
+export { parseEventLine, type EventLineError, type InvalidJsonError } from './schema/parse-event-line.js';
+
+export { INVARIANT_RULES, INVARIANT_RULE_DESCRIPTIONS, type InvariantRule } from './invariants/invariant-rule.js';
+export { checkInvariants, type InvariantOptions, type InvariantViolation } from './invariants/check-invariants.js';
+
+export {
+  ASSEMBLY_PROBLEM_CODES,
+  type AssembledBlock,
+  type AssembledResult,
+  type AssembledStatus,
+  type AssemblyProblem,
+  type AssemblyProblemCode,
+} from './assembler/assembled-result.js';
+export { Assembler } from './assembler/assembler.js';
+export { assemble } from './assembler/assemble.js';

@@ -1,10 +1,11 @@
 import { assertNever } from '../assert-never.js';
-import { blockId, type BlockKind, type BlockRef } from '../events/block.js';
+import { blockId, type BlockRef } from '../events/block.js';
 import type { ContractEvent, StreamErrorEvent } from '../events/contract-event.js';
-import type { DeltaKind } from '../events/delta.js';
+import { isDeltaAllowed } from '../events/delta.js';
 import type { ProviderMetadata } from '../events/provider-metadata.js';
 import type { ProviderName } from '../events/provider.js';
 import type { StreamErrorInfo } from '../events/stream-error.js';
+import { parseToolArguments } from '../events/tool-arguments.js';
 import type {
   AppendBlockInput,
   CloseBlockInput,
@@ -29,14 +30,6 @@ interface BlockSlot {
   /** Tool-call argument text, buffered so it can be parsed once at block.stop. Other kinds keep no text. */
   json: string | undefined;
 }
-
-/** Which delta kinds each block kind accepts. */
-const ALLOWED_DELTAS: Readonly<Record<BlockKind, readonly DeltaKind[]>> = {
-  text: ['text'],
-  refusal: ['text'],
-  reasoning: ['text', 'signature'],
-  tool_call: ['json_text'],
-};
 
 /**
  * The only producer of public events. It is deterministic: events are a pure function of the inputs and
@@ -151,7 +144,7 @@ export class StreamMachine {
     if (slot.state === 'closed') {
       return this.violation(`block.delta for block ${slot.ref.index} after its block.stop`, ts);
     }
-    if (!ALLOWED_DELTAS[slot.ref.kind].includes(input.delta.kind)) {
+    if (!isDeltaAllowed(slot.ref.kind, input.delta.kind)) {
       return this.violation(
         `block.delta of kind ${input.delta.kind} in ${slot.ref.kind} block ${slot.ref.index}`,
         ts,
@@ -172,10 +165,10 @@ export class StreamMachine {
     if (slot.json !== undefined) {
       // Tool arguments are parsed exactly once, here: partial JSON is not JSON, and an executor must never
       // see a call whose arguments do not parse. An empty string is a zero-parameter call.
-      const problem = jsonProblem(slot.json);
+      const parsed = parseToolArguments(slot.json);
       slot.json = undefined;
-      if (problem !== null) {
-        return this.violation(`tool_call block ${slot.ref.index} closed with arguments that are not valid JSON (${problem})`, ts);
+      if (!parsed.ok) {
+        return this.violation(`tool_call block ${slot.ref.index} closed, but ${parsed.error.message}`, ts);
       }
     }
     slot.state = 'closed';
@@ -232,19 +225,4 @@ export class StreamMachine {
     this.nextSeq += 1;
     return seq;
   }
-}
-
-/**
- * `null` when the text is a JSON object (or empty: a zero-parameter call), else what is wrong with it.
- * Tool arguments are always an object in every provider's API.
- */
-function jsonProblem(text: string): string | null {
-  if (text.trim() === '') return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? null : 'not a JSON object';
 }
