@@ -5,6 +5,8 @@ import { estimateTokens, randomAlphanumeric, stampedText } from './synthetic-tex
 
 const MODEL_VERSION = 'gemini-2.5-flash';
 const PROMPT_TOKENS = 12;
+// gemini-2.5 models think by default; the usage reports it apart from the candidates (and in the total).
+const THOUGHTS_TOKENS = 64;
 
 /**
  * A completed `streamGenerateContent?alt=sse` stream in the shape of the recorded transcripts
@@ -33,8 +35,9 @@ export function* geminiSynthetic(spec: SyntheticSpec): Generator<Frame> {
           usageMetadata: {
             promptTokenCount: PROMPT_TOKENS,
             candidatesTokenCount: candidatesTokens,
-            totalTokenCount: PROMPT_TOKENS + candidatesTokens,
+            totalTokenCount: PROMPT_TOKENS + candidatesTokens + THOUGHTS_TOKENS,
             promptTokensDetails: [{ modality: 'TEXT', tokenCount: PROMPT_TOKENS }],
+            thoughtsTokenCount: THOUGHTS_TOKENS,
           },
           modelVersion: MODEL_VERSION,
           responseId,
