@@ -46,8 +46,9 @@ export async function deliver(
     }
     // A body shorter than cut_after_bytes still ends without a clean end: the point of the option.
     if (delivery.cutAfterBytes !== null) return writer.cut();
-    await new Promise<void>((resolve) => response.end(resolve));
-    return 'ended';
+    // end's callback may never run once the client is gone: the abort settles the wait instead.
+    await Promise.race([new Promise<void>((resolve) => response.end(resolve)), untilAborted(signal)]);
+    return response.writableFinished ? 'ended' : 'client_gone';
   } catch (error: unknown) {
     // A rejected sleep or write after the client left is the normal end of a delivery, not a failure.
     if (signal.aborted) return 'client_gone';
