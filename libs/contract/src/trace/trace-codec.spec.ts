@@ -98,6 +98,49 @@ describe('trace codec errors are typed values', () => {
     });
   });
 
+  // Number() reads '' as 0 and accepts ' 7', '0x10' and '1e3': a header must be plain decimal digits.
+  it.each(['', ' 7', '0x10', '1e3', '+3'])('a frame whose ts header is %p', (value) => {
+    expect(withHeaders(frame, { [HEADERS.ts]: value })).toEqual({
+      ok: false,
+      error: { code: 'bad_header', message: `${HEADERS.ts} header is not a non-negative integer: ${value}` },
+    });
+  });
+
+  it('a record header naming no record kind', () => {
+    expect(withHeaders(frame, { [HEADERS.record]: 'frames' })).toEqual({
+      ok: false,
+      error: { code: 'bad_header', message: `unknown ${HEADERS.record} header: frames` },
+    });
+  });
+
+  it('a body whose kind disagrees with the record header', () => {
+    const heartbeat = encodeTraceRecord({ kind: 'heartbeat', raw_seq: 3, ts: 5 }, STREAM);
+    expect(decodeTraceRecord(lookup(heartbeat.headers), '{"kind":"gateway.lost","raw_seq":3,"ts":5,"gateway_id":"g"}')).toEqual({
+      ok: false,
+      error: { code: 'bad_body', message: `trace record body of kind gateway.lost under ${HEADERS.record} heartbeat` },
+    });
+  });
+
+  it.each([
+    ['content_type', 7],
+    ['retry_after_ms', -5],
+    ['request_id', null],
+    ['body', {}],
+  ])('an upstream.response whose optional %s is invalid', (field, value) => {
+    const record = { kind: 'upstream.response', raw_seq: 3, ts: 1, attempt: 1, status: 200, [field]: value };
+    const message = encodeTraceRecord({ kind: 'upstream.response', raw_seq: 3, ts: 1, attempt: 1, status: 200 }, STREAM);
+    expect(decodeTraceRecord(lookup(message.headers), JSON.stringify(record))).toEqual({
+      ok: false,
+      error: { code: 'bad_body', message: `upstream.response record has a missing or invalid ${field}` },
+    });
+  });
+
+  it('an attempt.end whose detail is not a string', () => {
+    const message = encodeTraceRecord({ kind: 'attempt.end', raw_seq: 3, ts: 1, attempt: 1, reason: 'eof' }, STREAM);
+    const result = decodeTraceRecord(lookup(message.headers), '{"kind":"attempt.end","raw_seq":3,"ts":1,"attempt":1,"reason":"eof","detail":5}');
+    expect(!result.ok && result.error.code).toBe('bad_body');
+  });
+
   const attemptStart = encodeTraceRecord({ kind: 'attempt.start', raw_seq: 2, ts: 1001, attempt: 1 }, STREAM);
 
   it.each([
