@@ -12,8 +12,8 @@ module.exports = {
     '^.+\\.ts$': [
       'ts-jest',
       {
-        isolatedModules: true,
         tsconfig: {
+          isolatedModules: true,
           module: 'commonjs',
           moduleResolution: 'node10',
           target: 'es2022',

@@ -4,18 +4,25 @@
  * (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation).
  */
 export interface SseFrame {
-  /** The record's exact text: every line with its own line ending, including the blank line that ended it. */
+  /**
+   * The record's exact text: every line with its own line ending, including the blank line that ended it
+   * (a blank line that ends nothing, after another blank line, is a frame whose text is just that line).
+   * The texts of all frames of a body, in order, concatenate to the decoded body minus its leading BOM.
+   */
   readonly text: string;
-  /** The `event:` field value; `undefined` when the record had no `event` field. */
+  /** The last `event:` field value, `''` included; `undefined` when the record had no `event` field. */
   readonly event: string | undefined;
   /**
    * The `data:` lines joined by `\n` (the spec's data buffer without its final LF); `undefined` when the
    * record had no `data` field, in which case the spec dispatches nothing.
    */
   readonly data: string | undefined;
-  /** The `id:` field value (ignored by the spec when it contains U+0000); `undefined` when absent. */
+  /**
+   * The last `id:` field value of this record (one containing U+0000 is ignored, as the spec says);
+   * `undefined` when absent. Per record: carrying it over as the spec's last event ID is the adapter's call.
+   */
   readonly id: string | undefined;
-  /** The `retry:` field when it is all ASCII digits; `undefined` otherwise. */
+  /** The last `retry:` field of the record that is all ASCII digits; `undefined` when there is none. */
   readonly retry: number | undefined;
   /** Number of comment lines (lines starting with `:`), e.g. `: keep-alive` or `: OPENROUTER PROCESSING`. */
   readonly comments: number;
@@ -24,7 +31,10 @@ export interface SseFrame {
    * error body. The spec ignores them; adapters may inspect `text`.
    */
   readonly unknownLines: number;
-  /** True when the body ended before the blank line that completes the record (never dispatched by the spec). */
+  /**
+   * True when the body ended before the blank line that completes the record (never dispatched by the
+   * spec). Only the last frame of a body can be partial; its fields also read its unterminated last line.
+   */
   readonly partial: boolean;
 }
 
@@ -32,7 +42,10 @@ export interface SseFrame {
 export interface SseDecodeError {
   readonly code: 'frame_too_large';
   readonly message: string;
-  /** Bytes of the record when the limit was crossed. */
+  /**
+   * UTF-8 bytes of the record when the limit was found crossed: all of it when the push that crossed the
+   * limit also completed it, otherwise as much of it as had arrived.
+   */
   readonly bytes: number;
   readonly limit: number;
 }

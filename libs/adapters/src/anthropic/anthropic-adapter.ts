@@ -1,0 +1,192 @@
+import type { AttemptEndRecord, MachineInput, UpstreamResponseRecord } from '@llm-stream/contract';
+import type { ProviderAdapter } from '../adapter.js';
+import { fragment } from '../shared/block-inputs.js';
+import { httpErrorFailure } from '../shared/http-error-failure.js';
+import { numberField, objectField, parseJsonObject, stringField, type JsonObject } from '../shared/json-payload.js';
+import { optional } from '../shared/optional.js';
+import { protocolFailure, providerFailure } from '../shared/protocol-failure.js';
+import { unknownEvent, unknownPart } from '../shared/unknown-warning.js';
+import type { SseFrame } from '../sse/sse-frame.js';
+import { ANTHROPIC_EVENT_TYPES, type AnthropicEventType } from './anthropic-chunk.js';
+import { mergeAnthropicUsage, toContractUsage, type AnthropicUsageState } from './convert-anthropic-usage.js';
+import { mapAnthropicStreamError, readAnthropicErrorBody } from './map-anthropic-error.js';
+import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
+
+/** What a started provider block became: a public block (by key) or a skipped unknown type. */
+interface ProviderBlock {
+  readonly key: string;
+  readonly skipped: boolean;
+  /** redacted_thinking carries its opaque data on the start event; it travels on block.stop. */
+  readonly redactedData?: string;
+}
+
+/**
+ * Anthropic Messages: message_start, content_block_start/delta/stop per block (keyed by the provider's
+ * `index`), message_delta (stop_reason, cumulative usage), message_stop — the only success signal — with
+ * `ping` anywhere and `event: error` mid-stream. Blocks are stopped exactly where the provider stops them.
+ * https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ */
+export class AnthropicAdapter implements ProviderAdapter {
+  readonly provider = 'anthropic' as const;
+  private ended = false;
+  private messageStarted = false;
+  private readonly blocks = new Map<number, ProviderBlock>();
+  private stopReason: string | null = null;
+  private readonly usage: AnthropicUsageState = {};
+  private messageId: string | undefined;
+  private model: string | undefined;
+
+  response(record: UpstreamResponseRecord): readonly MachineInput[] {
+    if (record.status < 400) return [];
+    return this.settle([httpErrorFailure(record, readAnthropicErrorBody)]);
+  }
+
+  frame(frame: SseFrame): readonly MachineInput[] {
+    if (this.ended || frame.data === undefined || frame.partial) return [];
+    const parsed = parseJsonObject(frame.data);
+    if (!parsed.ok) return this.settle([protocolFailure(`anthropic ${frame.event ?? 'event'}: ${parsed.error.message}`)]);
+    const payload = parsed.value;
+    const type = stringField(payload, 'type') ?? frame.event ?? '';
+    if (!isKnownEvent(type)) return [unknownEvent(type)];
+    return this.dispatch(type, payload);
+  }
+
+  end(_record: AttemptEndRecord): readonly MachineInput[] {
+    return [];
+  }
+
+  private dispatch(type: AnthropicEventType, payload: JsonObject): readonly MachineInput[] {
+    switch (type) {
+      case 'message_start':
+        return this.messageStart(payload);
+      case 'content_block_start':
+        return this.blockStart(payload);
+      case 'content_block_delta':
+        return this.blockDelta(payload);
+      case 'content_block_stop':
+        return this.blockStop(payload);
+      case 'message_delta': {
+        const delta = objectField(payload, 'delta');
+        const reason = delta ? stringField(delta, 'stop_reason') : undefined;
+        if (reason !== undefined) this.stopReason = reason;
+        mergeAnthropicUsage(this.usage, objectField(payload, 'usage'), true);
+        return [];
+      }
+      case 'message_stop':
+        return this.settle([
+          {
+            type: 'finish',
+            stop_reason: mapAnthropicStopReason(this.stopReason),
+            provider_stop_reason: this.stopReason,
+            ...optional('usage', toContractUsage(this.usage)),
+            ...optional('response_id', this.messageId),
+            ...optional('provider_model', this.model),
+          },
+        ]);
+      case 'ping':
+        return [];
+      case 'error':
+        return this.settle([providerFailure(mapAnthropicStreamError(payload))]);
+    }
+  }
+
+  private messageStart(payload: JsonObject): readonly MachineInput[] {
+    if (this.messageStarted) return this.settle([protocolFailure('anthropic: second message_start in one stream')]);
+    this.messageStarted = true;
+    const message = objectField(payload, 'message');
+    if (message) {
+      this.messageId = stringField(message, 'id');
+      this.model = stringField(message, 'model');
+      mergeAnthropicUsage(this.usage, objectField(message, 'usage'), false);
+    }
+    return [];
+  }
+
+  private blockStart(payload: JsonObject): readonly MachineInput[] {
+    const index = numberField(payload, 'index');
+    const block = objectField(payload, 'content_block');
+    if (index === undefined || !block) return this.settle([protocolFailure('anthropic: content_block_start without index or content_block')]);
+    const key = `a${String(index)}`;
+    const blockType = stringField(block, 'type') ?? '';
+    if (this.blocks.has(index)) {
+      // Let the state machine name the broken rule (start for an open or closed block).
+      return [{ type: 'block.open', key, kind: 'text' }];
+    }
+    switch (blockType) {
+      case 'text': {
+        this.blocks.set(index, { key, skipped: false });
+        return [{ type: 'block.open', key, kind: 'text' }, ...fragment(key, 'text', stringField(block, 'text'), true)];
+      }
+      case 'tool_use': {
+        this.blocks.set(index, { key, skipped: false });
+        const name = stringField(block, 'name');
+        const callId = stringField(block, 'id');
+        // `input: {}` on the start event is a placeholder; the arguments arrive as input_json_delta.
+        return [{ type: 'block.open', key, kind: 'tool_call', ...optional('name', name), ...optional('call_id', callId) }];
+      }
+      case 'thinking': {
+        this.blocks.set(index, { key, skipped: false });
+        return [
+          { type: 'block.open', key, kind: 'reasoning' },
+          ...fragment(key, 'text', stringField(block, 'thinking'), true),
+          ...fragment(key, 'signature', stringField(block, 'signature'), true),
+        ];
+      }
+      case 'redacted_thinking': {
+        const data = stringField(block, 'data');
+        this.blocks.set(index, { key, skipped: false, ...optional('redactedData', data) });
+        return [{ type: 'block.open', key, kind: 'reasoning' }];
+      }
+      default:
+        // Server tool calls, their results and future block types: skipped with their deltas, counted.
+        this.blocks.set(index, { key, skipped: true });
+        return [unknownPart(`content_block.${blockType}`)];
+    }
+  }
+
+  private blockDelta(payload: JsonObject): readonly MachineInput[] {
+    const index = numberField(payload, 'index');
+    const delta = objectField(payload, 'delta');
+    if (index === undefined || !delta) return this.settle([protocolFailure('anthropic: content_block_delta without index or delta')]);
+    const block = this.blocks.get(index);
+    if (block?.skipped) return [];
+    const key = block?.key ?? `a${String(index)}`;
+    const started = block !== undefined;
+    const deltaType = stringField(delta, 'type') ?? '';
+    switch (deltaType) {
+      case 'text_delta':
+        return fragment(key, 'text', stringField(delta, 'text'), started);
+      case 'thinking_delta':
+        return fragment(key, 'text', stringField(delta, 'thinking'), started);
+      case 'input_json_delta':
+        return fragment(key, 'json_text', stringField(delta, 'partial_json'), started);
+      case 'signature_delta':
+        return fragment(key, 'signature', stringField(delta, 'signature'), started);
+      case 'citations_delta':
+        return [];
+      default:
+        return [unknownEvent(`content_block_delta.${deltaType}`)];
+    }
+  }
+
+  private blockStop(payload: JsonObject): readonly MachineInput[] {
+    const index = numberField(payload, 'index');
+    if (index === undefined) return this.settle([protocolFailure('anthropic: content_block_stop without index')]);
+    const block = this.blocks.get(index);
+    if (block?.skipped) return [];
+    const key = block?.key ?? `a${String(index)}`;
+    if (block?.redactedData !== undefined) {
+      return [{ type: 'block.close', key, provider_metadata: { anthropic: { redacted_thinking: block.redactedData } } }];
+    }
+    return [{ type: 'block.close', key }];
+  }
+
+  private settle(inputs: readonly MachineInput[]): readonly MachineInput[] {
+    this.ended = true;
+    return inputs;
+  }
+}
+
+function isKnownEvent(type: string): type is AnthropicEventType {
+  return (ANTHROPIC_EVENT_TYPES as readonly string[]).includes(type);
+}

@@ -1,0 +1,34 @@
+import type { Usage } from '@llm-stream/contract';
+import { numberField, type JsonObject } from '../shared/json-payload.js';
+
+/**
+ * Usage accumulates over the stream: message_start has the input side (and a placeholder output count of 1),
+ * each message_delta repeats cumulative counts. The last value of each field wins.
+ * https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types
+ */
+export interface AnthropicUsageState {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+}
+
+export function mergeAnthropicUsage(state: AnthropicUsageState, usage: JsonObject | undefined, final: boolean): void {
+  if (!usage) return;
+  const input = numberField(usage, 'input_tokens');
+  const cacheRead = numberField(usage, 'cache_read_input_tokens');
+  const output = numberField(usage, 'output_tokens');
+  if (input !== undefined) state.input = input;
+  if (cacheRead !== undefined) state.cacheRead = cacheRead;
+  // message_start's output_tokens is a placeholder; only message_delta counts are real.
+  if (final && output !== undefined) state.output = output;
+}
+
+/** Usage for stream.done, or undefined when the provider never reported the output count. */
+export function toContractUsage(state: AnthropicUsageState): Usage | undefined {
+  if (state.output === undefined) return undefined;
+  return {
+    input_tokens: state.input ?? 0,
+    output_tokens: state.output,
+    ...(state.cacheRead !== undefined && state.cacheRead > 0 && { cached_input_tokens: state.cacheRead }),
+  };
+}

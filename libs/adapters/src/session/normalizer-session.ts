@@ -1,0 +1,295 @@
+import {
+  StreamMachine,
+  assertNever,
+  type AttemptEndRecord,
+  type ContractEvent,
+  type FailInput,
+  type MachineInput,
+  type ProviderName,
+  type StreamOpenRecord,
+  type TraceRecord,
+} from '@llm-stream/contract';
+import type { ProviderAdapter } from '../adapter.js';
+import { parseSseRecord } from '../sse/sse-record.js';
+import type { SseFrame } from '../sse/sse-frame.js';
+import { attemptEndFailure } from './attempt-end-failure.js';
+
+/** Counts provider event and part types an adapter skipped; the services export it as a metric. */
+export interface UnknownEventCounter {
+  unknown(provider: ProviderName, eventType: string): void;
+}
+
+export interface NormalizerSessionOptions {
+  /** Creates a fresh adapter for each upstream attempt. */
+  readonly createAdapter: (provider: ProviderName) => ProviderAdapter;
+  readonly unknownEvents?: UnknownEventCounter;
+}
+
+interface HeldInput {
+  readonly input: MachineInput;
+  readonly ts: number;
+}
+
+/**
+ * Turns one stream's raw trace into contract events: trace records in, events out, deterministically (no
+ * clock, no I/O), so replaying a stream's records on another normalizer replica yields the same events.
+ *
+ * Retries: until an attempt shows a visible delta, its block inputs are held back. If the attempt then fails
+ * in a retryable way and the stream's attempt budget allows, the held inputs are discarded and the next
+ * attempt starts clean: the client sees one `stream.start` and no duplicated content. The gateway runs the
+ * same session in process to know when to retry and whether a frame made progress.
+ */
+export class NormalizerSession {
+  private machine: StreamMachine | undefined;
+  private opened: StreamOpenRecord | undefined;
+  private adapter: ProviderAdapter | undefined;
+  private attempt = 0;
+  private rawSeq = 0;
+  /** Inputs of the current attempt not yet applied; `null` once something visible went out. */
+  private held: HeldInput[] | null = null;
+  /** A retryable failure waiting for the end of its attempt, which decides between retry and error. */
+  private heldFailure: FailInput | undefined;
+  private attemptSettled = false;
+  private visibleSeen = false;
+  private retryPending = false;
+  private progressTs: number | undefined;
+  private ignored = 0;
+  private readonly warnedTypes = new Set<string>();
+
+  constructor(private readonly options: NormalizerSessionOptions) {}
+
+  /** True once `stream.done` or `stream.error` was emitted. */
+  get terminal(): boolean {
+    return this.machine?.isTerminal ?? false;
+  }
+
+  /** The seq of the last event emitted (0 before stream.start). */
+  get lastSeq(): number {
+    return this.machine?.lastSeq ?? 0;
+  }
+
+  /** The raw_seq of the last record accepted. */
+  get lastRawSeq(): number {
+    return this.rawSeq;
+  }
+
+  /** The last attempt ended in a failure that will be retried: the next record should be `attempt.start`. */
+  get awaitingRetry(): boolean {
+    return this.retryPending;
+  }
+
+  /** The current attempt failed retryably and nothing visible went out: the upstream may be aborted now. */
+  get retryableFailurePending(): boolean {
+    return this.heldFailure !== undefined;
+  }
+
+  /** Whether any block delta has been emitted: after that, the stream is never retried. */
+  get visibleContentSeen(): boolean {
+    return this.visibleSeen;
+  }
+
+  /** Receive time of the last record that made progress (a block input or a terminal one). */
+  get lastProgressTs(): number | undefined {
+    return this.progressTs;
+  }
+
+  /** Records that could not be used: before stream.open, duplicates by raw_seq, frames outside an attempt. */
+  get ignoredRecords(): number {
+    return this.ignored;
+  }
+
+  /**
+   * Accepts the next record. Records at or below the last raw_seq are duplicates and ignored. `parsed` lets
+   * a caller that already decoded a frame skip re-parsing its text.
+   */
+  accept(record: TraceRecord, parsed?: SseFrame): ContractEvent[] {
+    if (record.raw_seq <= this.rawSeq) {
+      this.ignored += 1;
+      return [];
+    }
+    this.rawSeq = record.raw_seq;
+    if (record.kind === 'stream.open') return this.open(record);
+    const machine = this.machine;
+    if (!machine) {
+      this.ignored += 1;
+      return [];
+    }
+    if (machine.isTerminal) return [];
+    const out: ContractEvent[] = [];
+    switch (record.kind) {
+      case 'attempt.start':
+        this.startAttempt(record.attempt);
+        break;
+      case 'upstream.response':
+        if (this.adapter) this.route(this.adapter.response(record), record.ts, out);
+        else this.ignored += 1;
+        break;
+      case 'frame':
+        if (this.adapter) this.route(this.adapter.frame(parsed ?? parseSseRecord(record.text, record.partial === true)), record.ts, out);
+        else this.ignored += 1;
+        break;
+      case 'attempt.end':
+        this.endAttempt(record, out);
+        break;
+      case 'client.cancel':
+        this.flushHeld(out);
+        this.apply(
+          {
+            type: 'fail',
+            status: 'interrupted',
+            error: {
+              category: 'client_cancelled',
+              retryable: null,
+              provider_code: null,
+              message:
+                record.reason === 'client_request'
+                  ? 'the client cancelled the stream'
+                  : 'the client disconnected and did not come back within the grace period',
+            },
+          },
+          record.ts,
+          out,
+        );
+        break;
+      case 'gateway.lost':
+        this.flushHeld(out);
+        this.apply(
+          {
+            type: 'fail',
+            status: 'interrupted',
+            error: {
+              category: 'transport_interrupted',
+              retryable: null,
+              provider_code: null,
+              message: 'the gateway holding the upstream connection stopped renewing its lease',
+            },
+          },
+          record.ts,
+          out,
+        );
+        break;
+      case 'heartbeat':
+        this.apply({ type: 'heartbeat' }, record.ts, out);
+        break;
+      default:
+        return assertNever(record, 'trace record');
+    }
+    return out;
+  }
+
+  private open(record: StreamOpenRecord): ContractEvent[] {
+    if (this.machine) {
+      this.ignored += 1;
+      return [];
+    }
+    this.opened = record;
+    this.machine = new StreamMachine({
+      stream_id: record.stream_id,
+      provider: record.provider,
+      model: record.model,
+      tenant: record.tenant,
+    });
+    return this.machine.start(record.ts);
+  }
+
+  private startAttempt(attempt: number): void {
+    const opened = this.opened;
+    if (!opened) return;
+    this.attempt = attempt;
+    this.adapter = this.options.createAdapter(opened.provider);
+    this.held = this.visibleSeen ? null : [];
+    this.heldFailure = undefined;
+    this.attemptSettled = false;
+    this.retryPending = false;
+  }
+
+  private endAttempt(record: AttemptEndRecord, out: ContractEvent[]): void {
+    const { ts } = record;
+    if (this.adapter) this.route(this.adapter.end(record), ts, out);
+    if (!this.attemptSettled) this.route([attemptEndFailure(record.reason, record.detail)], ts, out);
+    this.adapter = undefined;
+    const failure = this.heldFailure;
+    if (failure === undefined) return;
+    this.heldFailure = undefined;
+    if (this.retryAllowed()) {
+      // Nothing of this attempt was visible: forget it; the next attempt starts clean.
+      this.held = null;
+      this.retryPending = true;
+      return;
+    }
+    this.flushHeld(out);
+    this.apply(failure, ts, out);
+  }
+
+  /** Maps adapter inputs: warnings and heartbeats pass at once, block inputs wait until something is visible. */
+  private route(inputs: readonly MachineInput[], ts: number, out: ContractEvent[]): void {
+    for (const input of inputs) {
+      if (this.attemptSettled) return;
+      switch (input.type) {
+        case 'warn':
+          if (input.warning.code === 'unknown_event' || input.warning.code === 'unknown_part') {
+            const type = input.warning.provider_event_type ?? input.warning.code;
+            if (this.opened) this.options.unknownEvents?.unknown(this.opened.provider, type);
+            if (this.warnedTypes.has(type)) continue;
+            this.warnedTypes.add(type);
+          }
+          this.apply(input, ts, out);
+          continue;
+        case 'heartbeat':
+          this.apply(input, ts, out);
+          continue;
+        case 'block.open':
+        case 'block.close':
+          this.progressTs = ts;
+          if (this.held) this.held.push({ input, ts });
+          else this.apply(input, ts, out);
+          continue;
+        case 'block.append':
+          this.progressTs = ts;
+          this.visibleSeen = true;
+          this.flushHeld(out);
+          this.apply(input, ts, out);
+          continue;
+        case 'finish':
+          this.progressTs = ts;
+          this.attemptSettled = true;
+          this.flushHeld(out);
+          this.apply(input, ts, out);
+          continue;
+        case 'fail':
+          this.progressTs = ts;
+          this.attemptSettled = true;
+          if (this.held && this.isRetryableFailure(input) && this.retryAllowed()) {
+            this.heldFailure = input;
+            continue;
+          }
+          this.flushHeld(out);
+          this.apply(input, ts, out);
+          continue;
+        default:
+          assertNever(input, 'machine input');
+      }
+    }
+  }
+
+  private isRetryableFailure(input: FailInput): boolean {
+    return input.error.retryable === true || input.error.category === 'transport_interrupted';
+  }
+
+  private retryAllowed(): boolean {
+    return !this.visibleSeen && this.opened !== undefined && this.attempt < this.opened.max_attempts;
+  }
+
+  private flushHeld(out: ContractEvent[]): void {
+    const held = this.held;
+    this.held = null;
+    if (!held) return;
+    for (const { input, ts } of held) this.apply(input, ts, out);
+  }
+
+  private apply(input: MachineInput, ts: number, out: ContractEvent[]): void {
+    const machine = this.machine;
+    if (!machine) return;
+    for (const event of machine.apply(input, ts)) out.push(event);
+  }
+}

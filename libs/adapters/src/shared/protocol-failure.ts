@@ -1,0 +1,15 @@
+import type { FailInput, StreamErrorInfo } from '@llm-stream/contract';
+
+/** A `fail` input for bytes that do not fit the provider's protocol: failed, `protocol_error`, not retryable. */
+export function protocolFailure(message: string): FailInput {
+  return {
+    type: 'fail',
+    status: 'failed',
+    error: { category: 'protocol_error', retryable: false, provider_code: null, message },
+  };
+}
+
+/** A `fail` input for an error the provider reported. */
+export function providerFailure(error: StreamErrorInfo): FailInput {
+  return { type: 'fail', status: 'failed', error };
+}
