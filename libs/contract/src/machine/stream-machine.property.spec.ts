@@ -22,8 +22,8 @@ const adapterUsageArb: fc.Arbitrary<Usage> = fc.record(
   {
     input_tokens: fc.nat(),
     output_tokens: fc.nat(),
-    reasoning_tokens: fc.integer({ min: 1 }),
-    cached_input_tokens: fc.integer({ min: 1 }),
+    reasoning_tokens: fc.oneof(fc.constant(0), fc.nat()),
+    cached_input_tokens: fc.oneof(fc.constant(0), fc.nat()),
   },
   { requiredKeys: ['input_tokens', 'output_tokens'] },
 );

@@ -104,6 +104,15 @@ describe('StreamMachine: allowed transitions', () => {
     expect(machine.isTerminal).toBe(true);
   });
 
+  it('drops zero reasoning and cached token counts: the contract has them only when non-zero', () => {
+    const usage = { input_tokens: 7, output_tokens: 0, reasoning_tokens: 0, cached_input_tokens: 0 };
+    const { events, outputs } = drive([finish({ usage })]);
+    expect(outputs[0]?.[0]).toHaveProperty('usage', { input_tokens: 7, output_tokens: 0 });
+    expectContract(events, false);
+    const kept = drive([finish({ usage: { ...usage, reasoning_tokens: 3 } })]).outputs[0]?.[0];
+    expect(kept).toHaveProperty('usage', { input_tokens: 7, output_tokens: 0, reasoning_tokens: 3 });
+  });
+
   it.each(['failed', 'interrupted'] as const)('open -> %s: fail emits stream.error', (status) => {
     const { machine, outputs } = drive([fail(status)]);
     expect(outputs[0]).toEqual([{ type: 'stream.error', stream_id: 'st_1', seq: 2, ts: 1001, status, error: fail(status).error }]);

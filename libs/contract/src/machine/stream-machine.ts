@@ -1,10 +1,11 @@
 import { assertNever } from '../assert-never.js';
 import { blockId, type BlockRef } from '../events/block.js';
-import type { ContractEvent, StreamErrorEvent } from '../events/contract-event.js';
+import type { ContractEvent, StreamDoneEvent, StreamErrorEvent } from '../events/contract-event.js';
 import { isDeltaAllowed } from '../events/delta.js';
 import type { ProviderMetadata } from '../events/provider-metadata.js';
 import type { ProviderName } from '../events/provider.js';
 import type { StreamErrorInfo } from '../events/stream-error.js';
+import type { Usage } from '../events/usage.js';
 import { parseToolArguments } from '../events/tool-arguments.js';
 import type {
   AppendBlockInput,
@@ -191,8 +192,10 @@ export class StreamMachine {
       return this.violation(`stream.done while block ${open.join(', ')} is still open`, ts);
     }
     this.streamState = 'completed';
-    const { type: _type, ...fields } = input;
-    return [{ type: 'stream.done', stream_id: this.identity.stream_id, seq: this.takeSeq(), ts, status: 'completed', ...fields }];
+    const { type: _type, usage, ...fields } = input;
+    const { stream_id } = this.identity;
+    const event: StreamDoneEvent = { type: 'stream.done', stream_id, seq: this.takeSeq(), ts, status: 'completed', ...fields };
+    return [usage === undefined ? event : { ...event, usage: contractUsage(usage) }];
   }
 
   private fail(input: FailInput, ts: number): ContractEvent[] {
@@ -225,4 +228,18 @@ export class StreamMachine {
     this.nextSeq += 1;
     return seq;
   }
+}
+
+/**
+ * The contract carries `reasoning_tokens` and `cached_input_tokens` only when non-zero. Providers report
+ * zeros (OpenAI's `*_tokens_details`, Gemini's absent-or-0 counts) and every adapter would have to remember
+ * to drop them, so the one producer of public events does it.
+ */
+function contractUsage(usage: Usage): Usage {
+  const { reasoning_tokens, cached_input_tokens, ...counts } = usage;
+  return {
+    ...counts,
+    ...(reasoning_tokens === undefined || reasoning_tokens === 0 ? {} : { reasoning_tokens }),
+    ...(cached_input_tokens === undefined || cached_input_tokens === 0 ? {} : { cached_input_tokens }),
+  };
 }

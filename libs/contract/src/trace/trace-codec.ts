@@ -61,20 +61,31 @@ export function decodeTraceRecord(header: HeaderLookup, data: string): Result<Tr
     const frame = { kind: 'frame', raw_seq: rawSeq.value, ts: ts.value, attempt: attempt.value, text: data } as const;
     return ok(kindHeader === 'frame.partial' ? { ...frame, partial: true } : frame);
   }
+  if (!isJsonRecordKind(kindHeader)) {
+    return err({ code: 'bad_header', message: `unknown ${HEADERS.record} header: ${kindHeader}` });
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
   } catch (error) {
     return err({ code: 'bad_body', message: `trace record body is not JSON: ${String(error)}` });
   }
-  return validateRecord(parsed);
+  return validateRecord(parsed, kindHeader);
+}
+
+/** Kinds that travel as a JSON body (frames travel as their text). */
+type JsonRecordKind = Exclude<TraceRecordKind, 'frame'>;
+
+function isJsonRecordKind(value: unknown): value is JsonRecordKind {
+  return typeof value === 'string' && value !== 'frame' && (TRACE_RECORD_KINDS as readonly string[]).includes(value);
 }
 
 function intHeader(header: HeaderLookup, name: string): Result<number, TraceCodecError> {
   const value = header(name);
   if (value === undefined) return err({ code: 'missing_header', message: `missing ${name} header` });
-  const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed) || parsed < 0) {
+  // Digits only: Number() alone would read '' as 0 and accept ' 7', '0x10' and '1e3'.
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed)) {
     return err({ code: 'bad_header', message: `${name} header is not a non-negative integer: ${value}` });
   }
   return ok(parsed);
@@ -85,7 +96,7 @@ const isInt: FieldCheck = (value) => typeof value === 'number' && Number.isSafeI
 const isString: FieldCheck = (value) => typeof value === 'string';
 
 /** Required fields per record kind (besides kind, raw_seq and ts). */
-const REQUIRED: Readonly<Record<Exclude<TraceRecordKind, 'frame'>, Readonly<Record<string, FieldCheck>>>> = {
+const REQUIRED: Readonly<Record<JsonRecordKind, Readonly<Record<string, FieldCheck>>>> = {
   'stream.open': {
     stream_id: isString,
     tenant: isString,
@@ -105,16 +116,31 @@ const REQUIRED: Readonly<Record<Exclude<TraceRecordKind, 'frame'>, Readonly<Reco
   heartbeat: {},
 };
 
-function validateRecord(value: unknown): Result<TraceRecord, TraceCodecError> {
+/** Optional fields per record kind: absent is fine, present must be well-typed. */
+const OPTIONAL: Readonly<Partial<Record<JsonRecordKind, Readonly<Record<string, FieldCheck>>>>> = {
+  'upstream.response': { content_type: isString, retry_after_ms: isInt, request_id: isString, body: isString },
+  'attempt.end': { detail: isString },
+};
+
+function validateRecord(value: unknown, headerKind: JsonRecordKind): Result<TraceRecord, TraceCodecError> {
   if (typeof value !== 'object' || value === null) return err({ code: 'bad_body', message: 'trace record is not an object' });
   const record = value as Record<string, unknown>;
   const kind = record['kind'];
-  if (typeof kind !== 'string' || !(TRACE_RECORD_KINDS as readonly string[]).includes(kind) || kind === 'frame') {
+  if (!isJsonRecordKind(kind)) {
     return err({ code: 'bad_body', message: `unknown trace record kind: ${String(kind)}` });
   }
-  const checks = { raw_seq: isInt, ts: isInt, ...REQUIRED[kind as Exclude<TraceRecordKind, 'frame'>] };
+  // Consumers route on the header without parsing the body; a body of another kind would be misrouted.
+  if (kind !== headerKind) {
+    return err({ code: 'bad_body', message: `trace record body of kind ${kind} under ${HEADERS.record} ${headerKind}` });
+  }
+  const checks = { raw_seq: isInt, ts: isInt, ...REQUIRED[kind] };
   for (const [field, check] of Object.entries(checks)) {
     if (!check(record[field])) return err({ code: 'bad_body', message: `${kind} record has a missing or invalid ${field}` });
+  }
+  for (const [field, check] of Object.entries(OPTIONAL[kind] ?? {})) {
+    if (Object.hasOwn(record, field) && !check(record[field])) {
+      return err({ code: 'bad_body', message: `${kind} record has a missing or invalid ${field}` });
+    }
   }
   return ok(record as unknown as TraceRecord);
 }
