@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+interface ProcStat {
+  readonly state: string;
+  readonly parentPid: number;
+}
+
+/** /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces and parentheses, so split after the last ')'. */
+function readStat(pid: number): ProcStat | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [state = '', parent = ''] = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state, parentPid: Number(parent) };
+}
+
+/** The pids whose parent is `pid` (Linux /proc). */
+export function childPids(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((candidate) => readStat(candidate)?.parentPid === pid);
+}
+
+/**
+ * Whether `pid` no longer runs. A zombie counts as gone: in a container whose init does not reap orphans, a
+ * killed process may stay a zombie forever, yet it holds no port, file or shared memory any more.
+ */
+export function hasProcessEnded(pid: number): boolean {
+  const stat = readStat(pid);
+  return stat === undefined || stat.state === 'Z' || stat.state === 'X';
+}
