@@ -68,7 +68,8 @@ export default [
             {
               // The backends' NATS client: the contract and the NATS client, nothing else of ours or of Nest.
               sourceTag: 'type:client',
-              onlyDependOnLibsWithTags: ['type:contract'],
+              // type:testing: its specs start real nats-servers.
+              onlyDependOnLibsWithTags: ['type:contract', 'type:testing'],
               bannedExternalImports: ['@nestjs/*', '@opentelemetry/*', 'rxjs', 'express', 'pg', 'better-sqlite3', 'prom-client'],
             },
             {

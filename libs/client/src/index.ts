@@ -1,1 +1,16 @@
-export {};
+export { headerLookup, toNatsHeaders } from './nats-headers.js';
+export { decodeEventMessage, encodeEventMessage, type EventMessage, type EventMessageError } from './event-message.js';
+export {
+  DEFAULT_STREAM_OPTIONS,
+  ensurePipelineStreams,
+  pipelineStreamConfigs,
+  type PipelineStreamOptions,
+} from './pipeline-streams.js';
+export {
+  CheckpointedPublisher,
+  storedMessageCount,
+  type CheckpointedPublisherOptions,
+  type FinishResult,
+  type OutgoingMessage,
+} from './checkpointed-publisher.js';
+export { PublishError } from './publish-error.js';

@@ -125,3 +125,4 @@ export {
 } from './assembler/assembled-result.js';
 export { Assembler } from './assembler/assembler.js';
 export { assemble } from './assembler/assemble.js';
+export { decodeWorkItem, encodeWorkItem, type WorkItem, type WorkItemError } from './nats/work-item.js';

@@ -1,0 +1,77 @@
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { STREAM_NAMES, eventsSubject } from '@llm-stream/contract';
+import { startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
+import { CheckpointedPublisher, storedMessageCount, type OutgoingMessage } from './checkpointed-publisher.js';
+import { ensurePipelineStreams } from './pipeline-streams.js';
+
+function message(subject: string, n: number): OutgoingMessage {
+  const msgId = `${subject}:${String(n)}`;
+  return { msgId, position: n, headers: { 'Nats-Msg-Id': msgId }, data: JSON.stringify({ n }) };
+}
+
+describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let jsm: JetStreamManager;
+
+  beforeAll(async () => {
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url });
+    js = jetstream(nc);
+    jsm = await jetstreamManager(nc);
+    await ensurePipelineStreams(jsm);
+  });
+
+  afterAll(async () => {
+    await nc.close();
+    await server.stop();
+  });
+
+  it('stores every core-published message and proves it at finish, with nothing kept in memory', async () => {
+    const subject = eventsSubject('acme', 'st_all');
+    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { checkpointEvery: 50 });
+    for (let n = 1; n <= 1_000; n += 1) publisher.publish(message(subject, n));
+    const result = await publisher.finish();
+    expect(result).toEqual({ published: 1_000, stored: 1_000, republished: 0 });
+    expect(publisher.unconfirmedCount).toBe(0);
+    expect(await storedMessageCount(jsm, STREAM_NAMES.events, subject)).toBe(1_000);
+  });
+
+  it('republishes what the stream never stored, and the ones it kept stay single (Nats-Msg-Id)', async () => {
+    // A subject nobody captures yet: core publishes to it are dropped silently, like during a leader change.
+    const subject = 'test.loss.st_lossy';
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_LOSS', subject, { checkpointEvery: 10_000 });
+    for (let n = 1; n <= 5; n += 1) publisher.publish(message(subject, n));
+    await nc.flush();
+    await jsm.streams.add({ name: 'TEST_LOSS', subjects: ['test.loss.>'] });
+    for (let n = 6; n <= 20; n += 1) publisher.publish(message(subject, n));
+    const result = await publisher.finish();
+    expect(result).toEqual({ published: 20, stored: 20, republished: 20 });
+    const stored: number[] = [];
+    for (let seq = 1; seq <= 20; seq += 1) {
+      const found = await jsm.streams.getMessage('TEST_LOSS', { seq });
+      if (found) stored.push((found.json<{ n: number }>()).n);
+    }
+    expect(stored.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+  });
+
+  it('fails with a typed error when messages cannot be stored at all', async () => {
+    const subject = 'test.nowhere.st_x';
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_LOSS', subject);
+    publisher.publish(message(subject, 1));
+    await expect(publisher.finish()).rejects.toMatchObject({ name: 'PublishError' });
+  });
+
+  it('continues a subject that already holds messages (a takeover)', async () => {
+    const subject = eventsSubject('acme', 'st_takeover');
+    const first = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
+    for (let n = 1; n <= 10; n += 1) first.publish(message(subject, n));
+    await first.finish();
+    // The new owner repeats a few messages the old one stored: they are duplicates, not new messages.
+    const second = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
+    for (let n = 8; n <= 15; n += 1) second.publish(message(subject, n));
+    await expect(second.finish()).resolves.toMatchObject({ stored: 15 });
+  });
+});

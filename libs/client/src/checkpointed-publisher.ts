@@ -1,0 +1,154 @@
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { toNatsHeaders } from './nats-headers.js';
+import { PublishError } from './publish-error.js';
+
+/** How many messages a stream holds for one (literal) subject. */
+export async function storedMessageCount(jsm: JetStreamManager, streamName: string, subject: string): Promise<number> {
+  const info = await jsm.streams.info(streamName, { subjects_filter: subject });
+  return info.state.subjects?.[subject] ?? 0;
+}
+
+/**
+ * One message for the publisher's subject. `msgId` is its `Nats-Msg-Id`; `position` is its 1-based place in
+ * the subject (an event's seq, a record's raw_seq), so the subject must end up holding exactly `position`
+ * messages once the last one is stored, even when some were published twice by two owners.
+ */
+export interface OutgoingMessage {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly data: string;
+  readonly msgId: string;
+  readonly position: number;
+}
+
+export interface FinishResult {
+  /** Messages the subject must hold: the highest position published. */
+  readonly published: number;
+  /** Messages the stream holds for the subject. */
+  readonly stored: number;
+  /** Messages sent again with a JetStream ack because the stream did not hold them all. */
+  readonly republished: number;
+}
+
+export interface CheckpointedPublisherOptions {
+  /** Try to confirm storage after this many unconfirmed messages (default 256). */
+  readonly checkpointEvery?: number;
+  /** Above this many unconfirmed messages the oldest are republished with acks (default 4096). */
+  readonly maxUnconfirmed?: number;
+}
+
+/**
+ * Publishes one subject's messages without a round trip per message, and still proves they are stored.
+ *
+ * Messages are core-published into a subject a JetStream stream captures: no ack wait on the hot path.
+ * Storage is confirmed by counting: the stream reports how many messages it holds for the subject, and since
+ * `Nats-Msg-Id` deduplication forbids doubles, holding as many messages as the highest position published
+ * proves nothing was lost. While messages
+ * keep flowing a count can only confirm (never accuse), so checkpoints just drop confirmed messages from
+ * memory; `finish()`, called after the subject's last message, is exact: whatever is missing is republished
+ * with JetStream acks (a JetStream leader change drops core publishes silently). If confirmations lag far
+ * behind, the oldest messages are republished with acks, which bounds the memory kept per subject.
+ */
+export class CheckpointedPublisher {
+  private unconfirmed: OutgoingMessage[] = [];
+  private published = 0;
+  private checking = false;
+  private backgroundError: unknown;
+  private readonly every: number;
+  private readonly maxUnconfirmed: number;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly streamName: string,
+    private readonly subject: string,
+    options: CheckpointedPublisherOptions = {},
+  ) {
+    this.every = options.checkpointEvery ?? 256;
+    this.maxUnconfirmed = options.maxUnconfirmed ?? 4_096;
+  }
+
+  /** Messages kept for a possible repair. */
+  get unconfirmedCount(): number {
+    return this.unconfirmed.length;
+  }
+
+  /** Core-publishes a message; a storage check starts in the background when enough are unconfirmed. */
+  publish(message: OutgoingMessage): void {
+    this.nc.publish(this.subject, message.data, { headers: toNatsHeaders(message.headers) });
+    this.unconfirmed.push(message);
+    this.published = Math.max(this.published, message.position);
+    if (this.unconfirmed.length >= this.every && !this.checking) {
+      this.checking = true;
+      this.checkpoint()
+        .catch((error: unknown) => {
+          this.backgroundError = error;
+        })
+        .finally(() => {
+          this.checking = false;
+        });
+    }
+  }
+
+  /** Publishes with a JetStream ack (no storage doubt): for the messages that open or close a subject. */
+  async publishAcked(message: OutgoingMessage): Promise<void> {
+    await this.send(message);
+    this.published = Math.max(this.published, message.position);
+  }
+
+  /** Call after the subject's last message: proves every message stored, republishing what is missing. */
+  async finish(): Promise<FinishResult> {
+    this.rethrowBackgroundError();
+    await this.nc.flush();
+    let stored = await this.storedCount();
+    let republished = 0;
+    if (stored < this.published) {
+      republished = await this.republish(this.unconfirmed.length);
+      stored = await this.storedCount();
+    }
+    if (stored < this.published) {
+      throw new PublishError('not_stored', `${this.subject}: ${String(this.published - stored)} of ${String(this.published)} messages are not stored`);
+    }
+    this.unconfirmed = [];
+    return { published: this.published, stored, republished };
+  }
+
+  private async checkpoint(): Promise<void> {
+    await this.nc.flush();
+    const stored = await this.storedCount();
+    // `published` is read after the count arrived: every message sent before the count was taken is in it.
+    if (stored >= this.published) {
+      this.unconfirmed = [];
+      return;
+    }
+    if (this.unconfirmed.length > this.maxUnconfirmed) await this.republish(this.unconfirmed.length - this.maxUnconfirmed);
+  }
+
+  /** Republishes the oldest `count` unconfirmed messages with acks and forgets them. */
+  private async republish(count: number): Promise<number> {
+    const batch = this.unconfirmed.slice(0, count);
+    for (const message of batch) await this.send(message);
+    this.unconfirmed = this.unconfirmed.slice(batch.length);
+    return batch.length;
+  }
+
+  private async send(message: OutgoingMessage): Promise<void> {
+    try {
+      await this.js.publish(this.subject, message.data, { msgID: message.msgId, headers: toNatsHeaders(message.headers) });
+    } catch (cause) {
+      throw new PublishError('not_stored', `${this.subject}: JetStream did not accept ${message.msgId}`, { cause });
+    }
+  }
+
+  private storedCount(): Promise<number> {
+    return storedMessageCount(this.jsm, this.streamName, this.subject);
+  }
+
+  private rethrowBackgroundError(): void {
+    if (this.backgroundError === undefined) return;
+    const cause = this.backgroundError;
+    this.backgroundError = undefined;
+    throw new PublishError('storage_check_failed', `${this.subject}: a background storage check failed`, { cause });
+  }
+}

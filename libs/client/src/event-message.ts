@@ -1,0 +1,84 @@
+import {
+  HEADERS,
+  err,
+  eventMsgId,
+  eventsSubject,
+  ok,
+  parseStreamSubject,
+  validateEvent,
+  type ContractEvent,
+  type Result,
+} from '@llm-stream/contract';
+
+/** A contract event ready to publish on its stream's subject. */
+export interface EventMessage {
+  readonly subject: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly data: string;
+  /** Its `Nats-Msg-Id`, `<stream_id>:<seq>`. */
+  readonly msgId: string;
+  /** Its place in the subject: the event's seq. */
+  readonly position: number;
+}
+
+export interface EventMessageError {
+  readonly code: 'not_an_event_subject' | 'invalid_json' | 'schema_violation' | 'stream_mismatch';
+  readonly message: string;
+}
+
+/**
+ * `llm.events.<tenant>.<stream_id>` with `Nats-Msg-Id = <stream_id>:<seq>`, so that republishing an event
+ * (a normalizer takeover, a repair after verification) is deduplicated by JetStream.
+ */
+export function encodeEventMessage(
+  event: ContractEvent,
+  tenant: string,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): EventMessage {
+  const msgId = eventMsgId(event.stream_id, event.seq);
+  return {
+    subject: eventsSubject(tenant, event.stream_id),
+    msgId,
+    position: event.seq,
+    headers: {
+      ...extraHeaders,
+      [HEADERS.msgId]: msgId,
+      [HEADERS.streamId]: event.stream_id,
+      [HEADERS.tenant]: tenant,
+      [HEADERS.seq]: String(event.seq),
+      [HEADERS.eventType]: event.type,
+    },
+    data: JSON.stringify(event),
+  };
+}
+
+/**
+ * Reads an event message. With `validate` (the default) the payload is checked against the contract's JSON
+ * Schema; a trusted internal hop on the hot path may skip it.
+ */
+export function decodeEventMessage(
+  subject: string,
+  data: string,
+  options: { readonly validate?: boolean } = {},
+): Result<{ event: ContractEvent; tenant: string }, EventMessageError> {
+  const parts = parseStreamSubject(subject);
+  if (!parts) return err({ code: 'not_an_event_subject', message: `not an event subject: ${subject}` });
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch (error) {
+    return err({ code: 'invalid_json', message: `event payload is not JSON (${String(error)})` });
+  }
+  let event: ContractEvent;
+  if (options.validate === false) {
+    event = value as ContractEvent;
+  } else {
+    const validated = validateEvent(value);
+    if (!validated.ok) return err({ code: 'schema_violation', message: validated.error.message });
+    event = validated.value;
+  }
+  if (event.stream_id !== parts.streamId) {
+    return err({ code: 'stream_mismatch', message: `event of ${event.stream_id} on the subject of ${parts.streamId}` });
+  }
+  return ok({ event, tenant: parts.tenant });
+}
