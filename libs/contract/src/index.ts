@@ -66,6 +66,7 @@ export {
   type ClientCancelRecord,
   type FrameRecord,
   type GatewayLostRecord,
+  type GatewayShutdownRecord,
   type HeartbeatRecord,
   type StreamOpenRecord,
   type TraceRecord,

@@ -19,6 +19,8 @@ export function attemptEndFailure(reason: AttemptEndReason, detail: string | und
       return interrupted('timeout', `no progress from the upstream within the progress timeout${suffix}`);
     case 'cancelled':
       return interrupted('client_cancelled', `the request was cancelled${suffix}`);
+    case 'aborted':
+      return interrupted('transport_interrupted', `the gateway closed the upstream connection${suffix}`);
     case 'frame_too_large':
       return {
         type: 'fail',

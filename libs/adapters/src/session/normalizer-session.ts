@@ -132,41 +132,20 @@ export class NormalizerSession {
         this.endAttempt(record, out);
         break;
       case 'client.cancel':
-        this.flushHeld(out);
-        this.apply(
-          {
-            type: 'fail',
-            status: 'interrupted',
-            error: {
-              category: 'client_cancelled',
-              retryable: null,
-              provider_code: null,
-              message:
-                record.reason === 'client_request'
-                  ? 'the client cancelled the stream'
-                  : 'the client disconnected and did not come back within the grace period',
-            },
-          },
+        this.endFromOutside(
+          'client_cancelled',
+          record.reason === 'client_request'
+            ? 'the client cancelled the stream'
+            : 'the client disconnected and did not come back within the grace period',
           record.ts,
           out,
         );
         break;
       case 'gateway.lost':
-        this.flushHeld(out);
-        this.apply(
-          {
-            type: 'fail',
-            status: 'interrupted',
-            error: {
-              category: 'transport_interrupted',
-              retryable: null,
-              provider_code: null,
-              message: 'the gateway holding the upstream connection stopped renewing its lease',
-            },
-          },
-          record.ts,
-          out,
-        );
+        this.endFromOutside('transport_interrupted', 'the gateway holding the upstream connection stopped renewing its lease', record.ts, out);
+        break;
+      case 'gateway.shutdown':
+        this.endFromOutside('transport_interrupted', 'the gateway holding the upstream connection shut down before the stream ended', record.ts, out);
         break;
       case 'heartbeat':
         this.apply({ type: 'heartbeat' }, record.ts, out);
@@ -270,6 +249,12 @@ export class NormalizerSession {
           assertNever(input, 'machine input');
       }
     }
+  }
+
+  /** Ends the stream for a reason outside the upstream's control: what is held goes out first, then the error. */
+  private endFromOutside(category: 'client_cancelled' | 'transport_interrupted', message: string, ts: number, out: ContractEvent[]): void {
+    this.flushHeld(out);
+    this.apply({ type: 'fail', status: 'interrupted', error: { category, retryable: null, provider_code: null, message } }, ts, out);
   }
 
   private isRetryableFailure(input: FailInput): boolean {

@@ -30,9 +30,11 @@ const RECORDS: Readonly<Record<TraceRecordKind, readonly TraceRecord[]>> = {
   'attempt.end': [
     { kind: 'attempt.end', raw_seq: 7, ts: 1006, attempt: 1, reason: 'eof' },
     { kind: 'attempt.end', raw_seq: 7, ts: 1006, attempt: 1, reason: 'transport_error', detail: 'ECONNRESET' },
+    { kind: 'attempt.end', raw_seq: 7, ts: 1006, attempt: 2, reason: 'aborted', detail: 'stream settled' },
   ],
   'client.cancel': [{ kind: 'client.cancel', raw_seq: 8, ts: 1007, reason: 'client_disconnected' }],
   'gateway.lost': [{ kind: 'gateway.lost', raw_seq: 9, ts: 1008, gateway_id: 'gw-1' }],
+  'gateway.shutdown': [{ kind: 'gateway.shutdown', raw_seq: 9, ts: 1008, gateway_id: 'gw-1' }],
   heartbeat: [{ kind: 'heartbeat', raw_seq: 10, ts: 1009 }],
 };
 

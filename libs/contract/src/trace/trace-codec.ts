@@ -113,6 +113,7 @@ const REQUIRED: Readonly<Record<JsonRecordKind, Readonly<Record<string, FieldChe
   },
   'client.cancel': { reason: (value) => value === 'client_request' || value === 'client_disconnected' },
   'gateway.lost': { gateway_id: isString },
+  'gateway.shutdown': { gateway_id: isString },
   heartbeat: {},
 };
 

@@ -15,6 +15,7 @@ export type TraceRecord =
   | AttemptEndRecord
   | ClientCancelRecord
   | GatewayLostRecord
+  | GatewayShutdownRecord
   | HeartbeatRecord;
 
 export type TraceRecordKind = TraceRecord['kind'];
@@ -27,6 +28,7 @@ export const TRACE_RECORD_KINDS = [
   'attempt.end',
   'client.cancel',
   'gateway.lost',
+  'gateway.shutdown',
   'heartbeat',
 ] as const satisfies readonly TraceRecordKind[];
 
@@ -77,7 +79,10 @@ export interface FrameRecord extends RecordBase {
   readonly partial?: true;
 }
 
-/** Why an upstream attempt stopped delivering bytes. */
+/**
+ * Why an upstream attempt stopped delivering bytes. `aborted`: the gateway closed the connection itself
+ * because the stream had already settled (a terminal signal, or a retryable failure to retry).
+ */
 export const ATTEMPT_END_REASONS = [
   'eof',
   'connect_error',
@@ -86,6 +91,7 @@ export const ATTEMPT_END_REASONS = [
   'progress_timeout',
   'frame_too_large',
   'cancelled',
+  'aborted',
 ] as const;
 export type AttemptEndReason = (typeof ATTEMPT_END_REASONS)[number];
 
@@ -107,6 +113,12 @@ export interface ClientCancelRecord extends RecordBase {
 /** Written by a normalizer when the owning gateway's liveness lease expired before the stream ended. */
 export interface GatewayLostRecord extends RecordBase {
   readonly kind: 'gateway.lost';
+  readonly gateway_id: string;
+}
+
+/** The owning gateway shut down (SIGTERM drain ran out) before the stream ended. */
+export interface GatewayShutdownRecord extends RecordBase {
+  readonly kind: 'gateway.shutdown';
   readonly gateway_id: string;
 }
 
