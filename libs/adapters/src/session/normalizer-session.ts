@@ -1,6 +1,10 @@
 import {
   StreamMachine,
   assertNever,
+  isTerminalEvent,
+  type ErrorCategory,
+  type TerminalEvent,
+  type TerminalStatus,
   type AttemptEndRecord,
   type ContractEvent,
   type FailInput,
@@ -54,6 +58,7 @@ export class NormalizerSession {
   private retryPending = false;
   private progressTs: number | undefined;
   private ignored = 0;
+  private terminalEvent: TerminalEvent | undefined;
   private readonly warnedTypes = new Set<string>();
 
   constructor(private readonly options: NormalizerSessionOptions) {}
@@ -61,6 +66,16 @@ export class NormalizerSession {
   /** True once `stream.done` or `stream.error` was emitted. */
   get terminal(): boolean {
     return this.machine?.isTerminal ?? false;
+  }
+
+  /** How the stream ended, once it has. */
+  get terminalStatus(): TerminalStatus | undefined {
+    return this.terminalEvent?.status;
+  }
+
+  /** The error category of a failed or interrupted stream. */
+  get errorCategory(): ErrorCategory | undefined {
+    return this.terminalEvent?.type === 'stream.error' ? this.terminalEvent.error.category : undefined;
   }
 
   /** The seq of the last event emitted (0 before stream.start). */
@@ -275,6 +290,9 @@ export class NormalizerSession {
   private apply(input: MachineInput, ts: number, out: ContractEvent[]): void {
     const machine = this.machine;
     if (!machine) return;
-    for (const event of machine.apply(input, ts)) out.push(event);
+    for (const event of machine.apply(input, ts)) {
+      if (isTerminalEvent(event)) this.terminalEvent = event;
+      out.push(event);
+    }
   }
 }
