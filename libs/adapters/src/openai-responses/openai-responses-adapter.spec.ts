@@ -105,6 +105,11 @@ describe('OpenAiResponsesAdapter', () => {
       expect(run(body(created, messageDone('msg_x', []))).result.error?.category).toBe('protocol_error');
     });
 
+    it('fails on an output item without a type', () => {
+      const { result } = run(body(created, { type: 'response.output_item.added', item: { id: 'x_1' }, output_index: 0 }));
+      expect(result.error?.message).toMatch(/without a type/);
+    });
+
     it('fails on an event that names no item at all', () => {
       const { result } = run(body(created, { type: 'response.output_text.delta', content_index: 0, delta: 'x' }));
       expect(result.error?.message).toMatch(/without item_id/);

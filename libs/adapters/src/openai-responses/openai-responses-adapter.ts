@@ -33,6 +33,11 @@ interface PartAddress {
  * | reasoning (one per summary part / reasoning_text part) | reasoning_summary_part.added / content_part.added (or first delta) | the next part of the same item, or the item's output_item.done (carries item_id + encrypted_content) |
  * | reasoning with encrypted_content and no part | output_item.done | output_item.done (empty block carrying the metadata) |
  *
+ * Reasoning gets one block per summary part (and per reasoning_text part), not one per item: a summary part
+ * is the provider's own content unit, with its own added/done events and index, exactly like a message's
+ * content part; merging an item's parts into one block would need a separator the provider never sent.
+ * The item's opaque encrypted_content rides on the block.stop of its last part.
+ *
  * `*.done` events that repeat text are verified by length + rolling hash, never appended; a mismatch is a
  * `text_mismatch` warning and the streamed text stays. function_call_arguments.done only verifies: the
  * call stops at output_item.done, the event that confirms its name and call id.

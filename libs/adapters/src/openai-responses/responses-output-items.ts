@@ -4,12 +4,13 @@ import { arrayField, isObject, stringField, type JsonObject } from '../shared/js
 import { optional } from '../shared/optional.js';
 import { protocolFailure } from '../shared/protocol-failure.js';
 import { unknownPart } from '../shared/unknown-warning.js';
+import type { OpenAiResponsesItemType } from './openai-responses-chunk.js';
 import { EMPTY_DIGEST, digestOf, extendDigest, sameDigest, type TextDigest } from './text-digest.js';
 
 /** `c<n>`: content part n (output_text, refusal, reasoning_text); `s<n>`: reasoning summary part n. */
 export type PartSlot = `c${number}` | `s${number}`;
 
-type ItemType = 'message' | 'function_call' | 'reasoning';
+type ItemType = OpenAiResponsesItemType;
 
 /**
  * One public block. `done` means the provider's `*.done` event for its text arrived (no delta may follow)
@@ -59,7 +60,8 @@ export class ResponsesOutputItems {
 
   addItem(item: JsonObject, id: string): readonly MachineInput[] {
     if (this.items.has(id)) return [protocolFailure(`openai-responses: second output_item.added for item ${id}`)];
-    const type = stringField(item, 'type') ?? '';
+    const type = stringField(item, 'type');
+    if (type === undefined) return [protocolFailure(`openai-responses: output item ${id} without a type`)];
     switch (type) {
       case 'message':
         this.register(id, 'message');
