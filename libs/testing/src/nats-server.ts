@@ -191,7 +191,7 @@ export async function startNatsServer(options: StartNatsServerOptions = {}): Pro
     storeDir,
     logPath,
     get pid() {
-      return current().child.pid ?? -1;
+      return running?.child.pid ?? -1;
     },
     stop: async () => {
       if (stopped) {

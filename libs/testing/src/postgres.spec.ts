@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { postgresBinDir } from './binaries.js';
 import { isPortOpen } from './port-probe.js';
 import { startPostgres, type PostgresHandle } from './postgres-cluster.js';
-import { useExistingPostgres } from './postgres-existing.js';
+import { startPostgresOrUseExisting, useExistingPostgres } from './postgres-existing.js';
 import { runCommand, runCommandOrThrow } from './run-command.js';
 
 /** Runs SQL through psql (no pg client here) and returns the unaligned, tuples-only output. */
@@ -107,5 +107,19 @@ describe('a second private cluster', () => {
     await shared.stop();
 
     expect(await psql(other.url, `select count(*) from pg_database where datname = '${name}'`)).toBe('0');
+  });
+
+  it('is what startPostgresOrUseExisting returns when TEST_DATABASE_URL names it', async () => {
+    process.env['TEST_DATABASE_URL'] = other.url;
+    try {
+      const server = await startPostgresOrUseExisting();
+      const url = await server.createDatabase();
+
+      expect(server.url).toBe(other.url);
+      expect(url.startsWith(`postgres://postgres@127.0.0.1:${other.port}/test_`)).toBe(true);
+      await server.stop();
+    } finally {
+      delete process.env['TEST_DATABASE_URL'];
+    }
   });
 });
