@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { Socket } from 'node:net';
 import { LineCapture } from './line-capture.js';
 import { registerCleanup } from './process-cleanup.js';
 
@@ -25,14 +26,14 @@ export interface ManagedProcess {
   readonly pid: number;
   /** stdout and stderr lines in arrival order, without line terminators, capped at `maxLines`. */
   readonly lines: readonly string[];
-  /** How the process ended, once it has. */
+  /** How the process ended, once it has (and its output is captured). */
   readonly exit: ProcessExit | undefined;
   /**
    * Resolves with the first captured line (already captured ones included) that matches; rejects when the
    * process ends without printing one, or after `timeoutMs` (default 10 000), with {@link describe} attached.
    */
   waitForLine(match: RegExp | ((line: string) => boolean), timeoutMs?: number): Promise<string>;
-  /** Resolves when the process has ended; rejects after `timeoutMs` (default 10 000). */
+  /** Resolves when the process has ended and its output is captured; rejects after `timeoutMs` (default 10 000). */
   waitForExit(timeoutMs?: number): Promise<ProcessExit>;
   /** Sends `signal` (default SIGTERM), then SIGKILL if the process is still alive after `timeoutMs` (default 5 000). */
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<ProcessExit>;
@@ -55,6 +56,7 @@ export class ManagedProcessError extends Error {
 }
 
 const DEFAULT_MAX_LINES = 5_000;
+const OUTPUT_DRAIN_BOUND_MS = 2_000;
 
 function childEnvironment(overrides: Readonly<Record<string, string | undefined>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -106,16 +108,31 @@ export function startProcess(command: string, args: readonly string[], options: 
   const cleanup = registerCleanup({ pid });
   const capture = new LineCapture(options.maxLines ?? DEFAULT_MAX_LINES);
   const outputDone = Promise.all([child.stdout, child.stderr].map((stream) => capture.attach(stream)));
+  // A forgotten child must not keep the test process alive (jest would hang); the cleanup kills it on exit.
+  child.unref();
+  for (const stream of [child.stdout, child.stderr]) {
+    if (stream instanceof Socket) {
+      stream.unref();
+    }
+  }
   let exit: ProcessExit | undefined;
+  // Settles once the process has exited and (within a bound, as a grandchild may hold the pipes open) every line
+  // it printed is captured: 'exit' can come before the last output chunks are read.
   const exited = new Promise<ProcessExit>((resolve) => {
     child.once('exit', (code, signal) => {
-      exit = { code, signal };
+      const info = { code, signal };
       cleanup.release();
-      resolve(exit);
+      let timer: NodeJS.Timeout | undefined;
+      const drained = new Promise<void>((done) => {
+        timer = setTimeout(done, OUTPUT_DRAIN_BOUND_MS).unref();
+      });
+      void Promise.race([outputDone, drained]).then(() => {
+        clearTimeout(timer);
+        exit = info;
+        resolve(info);
+      });
     });
   });
-  // "Ended" for line waits: exited and every line it printed is captured.
-  const ended = Promise.all([exited, outputDone]);
 
   const describe = (lineCount = 50): string => {
     const state =
@@ -146,7 +163,7 @@ export function startProcess(command: string, args: readonly string[], options: 
           resolve(line);
         }
       });
-      void ended.then(() => {
+      void exited.then(() => {
         reject(new ManagedProcessError('EXITED_BEFORE_LINE', `${name} ended before printing ${String(match)}\n${describe()}`));
       });
     });
@@ -158,7 +175,7 @@ export function startProcess(command: string, args: readonly string[], options: 
   };
 
   const signalIfRunning = (signal: NodeJS.Signals): void => {
-    if (exit === undefined) {
+    if (child.exitCode === null && child.signalCode === null) {
       child.kill(signal);
     }
   };

@@ -69,6 +69,8 @@ function spawnServer(args: readonly string[], logPath: string): Running {
   const logFd = openSync(logPath, 'a');
   try {
     const child = spawn(natsServerBinary(), args, { stdio: ['ignore', logFd, logFd] });
+    // A forgotten server must not keep the test process alive (jest would hang); the cleanup kills it on exit.
+    child.unref();
     const exited = new Promise<void>((resolve) => {
       child.once('exit', () => {
         resolve();
@@ -189,7 +191,7 @@ export async function startNatsServer(options: StartNatsServerOptions = {}): Pro
     storeDir,
     logPath,
     get pid() {
-      return current().child.pid ?? -1;
+      return running?.child.pid ?? -1;
     },
     stop: async () => {
       if (stopped) {

@@ -117,6 +117,8 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
         cwd: tempDir,
         stdio: ['ignore', logFd, logFd],
       });
+      // A forgotten server must not keep the test process alive (jest would hang); the cleanup kills it on exit.
+      child.unref();
     } finally {
       closeSync(logFd);
     }
@@ -137,8 +139,9 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       );
     });
     // pg_isready exits 0 only once connections are accepted (1 while starting or recovering, 2 without answer).
+    // It asks through our own socket dir: on 127.0.0.1:<port> another server could answer (our bind may have failed).
     await waitFor(
-      async () => (await runCommand(join(binDir, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port), '-t', '2'])).code === 0,
+      async () => (await runCommand(join(binDir, 'pg_isready'), ['-q', '-h', socketDir, '-p', String(port), '-t', '2'])).code === 0,
       {
         timeoutMs: readyTimeoutMs,
         description: `postgres on port ${port} to accept connections (log: ${logPath})`,
