@@ -248,6 +248,24 @@ describe('OpenAiChatAdapter', () => {
       ]);
     });
 
+    it.each([
+      [401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }, 'authentication', false, 'invalid_api_key'],
+      [500, { error: { message: 'm', type: 'server_error', param: null, code: null } }, 'upstream_error', true, 'server_error'],
+      [402, { error: { code: 402, message: 'Insufficient credits' } }, 'invalid_request', false, '402'],
+      [503, undefined, 'upstream_overloaded', true, '503'],
+      [400, '<html>Bad Request</html>', 'invalid_request', false, '400'],
+    ])('maps HTTP %i to its category with provider_code = code ?? type ?? status', (status, body, category, retryable, providerCode) => {
+      const record = {
+        kind: 'upstream.response' as const,
+        raw_seq: 3,
+        ts: 0,
+        attempt: 1,
+        status,
+        ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      };
+      expect(new OpenAiChatAdapter().response(record)).toMatchObject([{ type: 'fail', status: 'failed', error: { category, retryable, provider_code: providerCode, http_status: status } }]);
+    });
+
     it('accepts a successful status without inputs', () => {
       expect(new OpenAiChatAdapter().response({ kind: 'upstream.response', raw_seq: 3, ts: 0, attempt: 1, status: 200 })).toEqual([]);
     });
