@@ -7,3 +7,4 @@ export { TraceRecorder, type UnstampedRecord } from './session/trace-recorder.js
 export { runTranscript, type TranscriptOptions, type TranscriptResult } from './session/run-transcript.js';
 export { AnthropicAdapter } from './anthropic/anthropic-adapter.js';
 export { OpenAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
+export { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter.js';

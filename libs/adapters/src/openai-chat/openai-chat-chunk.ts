@@ -1,0 +1,70 @@
+import type { JsonObject } from '../shared/json-payload.js';
+
+/**
+ * One `data:` payload of an OpenAI Chat Completions stream (`chat.completion.chunk`), after the checks of
+ * {@link readOpenAiChatChunk}: known fields have the documented types, `null` and `""` are read as absent.
+ * https://platform.openai.com/docs/api-reference/chat-streaming/streaming
+ *
+ * Either a chunk, or an error object in place of one: OpenAI (and vLLM, SGLang) send `{"error": {...}}`
+ * without `id` or `choices`; OpenRouter sends a chunk with a top-level `error` beside its choices; older
+ * vLLM sends the error flat (`{"object": "error", "message", "type", "code"}`).
+ */
+export type OpenAiChatPayload = OpenAiChatChunk | OpenAiChatErrorPayload;
+
+export interface OpenAiChatChunk {
+  readonly kind: 'chunk';
+  /** `chatcmpl-…` (OpenAI), a UUID (DeepSeek), `gen-…` (OpenRouter); Azure's filter preamble has `""`. */
+  readonly id?: string;
+  readonly model?: string;
+  /** `[]` for the usage chunk and Azure's `prompt_filter_results` preamble; `null` or absent reads as `[]`. */
+  readonly choices: readonly OpenAiChatChoice[];
+  /** `null` on every chunk but the one that carries it (the usage chunk, or the finish chunk for DeepSeek). */
+  readonly usage?: JsonObject;
+}
+
+export interface OpenAiChatErrorPayload {
+  readonly kind: 'error';
+  /** The error value as sent: usually an object (`message`, `type`, `code`, `param`), sometimes a string. */
+  readonly error: unknown;
+}
+
+export interface OpenAiChatChoice {
+  /** The choice's `index` (position in `choices` when a server leaves it out). Only choice 0 is normalized. */
+  readonly index: number;
+  readonly delta: OpenAiChatDelta;
+  /** `stop`, `length`, `tool_calls`, `content_filter`, `function_call`; OpenRouter adds `error`. */
+  readonly finishReason?: string;
+}
+
+export interface OpenAiChatDelta {
+  readonly content?: string;
+  readonly refusal?: string;
+  /** `reasoning_content` (DeepSeek, older vLLM) or, failing that, `reasoning` (vLLM, Ollama, OpenRouter). */
+  readonly reasoning?: string;
+  readonly toolCalls: readonly OpenAiToolCallFragment[];
+  /** Delta fields with a non-null value the adapter does not map (`audio`, `reasoning_details`...). */
+  readonly unknownFields: readonly string[];
+}
+
+/**
+ * One entry of `delta.tool_calls`. `id`, `type` and `function.name` come only with the first fragment of an
+ * `index`; later fragments carry `index` and `function.arguments`. The first may lack `arguments`.
+ */
+export interface OpenAiToolCallFragment {
+  readonly index: number;
+  readonly id?: string;
+  /** `function`; anything else (`custom` tools) is skipped with all its fragments. */
+  readonly type?: string;
+  readonly name?: string;
+  readonly arguments?: string;
+}
+
+/** Delta fields the adapter reads; `role` is known and carries nothing (always `assistant`). */
+export const KNOWN_DELTA_FIELDS: ReadonlySet<string> = new Set([
+  'role',
+  'content',
+  'refusal',
+  'reasoning_content',
+  'reasoning',
+  'tool_calls',
+]);
