@@ -6,3 +6,4 @@ export { NormalizerSession, type NormalizerSessionOptions, type UnknownEventCoun
 export { TraceRecorder, type UnstampedRecord } from './session/trace-recorder.js';
 export { runTranscript, type TranscriptOptions, type TranscriptResult } from './session/run-transcript.js';
 export { AnthropicAdapter } from './anthropic/anthropic-adapter.js';
+export { GeminiAdapter } from './gemini/gemini-adapter.js';
