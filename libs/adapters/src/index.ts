@@ -8,3 +8,4 @@ export { runTranscript, type TranscriptOptions, type TranscriptResult } from './
 export { AnthropicAdapter } from './anthropic/anthropic-adapter.js';
 export { OpenAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
 export { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
+export { GeminiAdapter } from './gemini/gemini-adapter.js';
