@@ -1,1 +1,88 @@
-export {};
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { assembleCommand } from './commands/assemble-command.js';
+import { hashKeyCommand } from './commands/hash-key-command.js';
+import type { NormalizeOptions } from './commands/load-events.js';
+import { normalizeCommand } from './commands/normalize-command.js';
+import { verifyCommand } from './commands/verify-command.js';
+import { UsageError } from './usage-error.js';
+
+const USAGE = `usage: llm-stream <command> [options] <file>
+  normalize --provider <openai-chat|openai-responses|anthropic|gemini|contract> <file>
+            [--stream-id <id>] [--tenant <t>] [--model <m>] [--max-frame-bytes <n>]
+                        print the contract events, one JSON object per line
+  assemble  --provider <...> <file>   print the assembled result as one JSON object
+  verify    [--partial] [--projection] <events.ndjson>
+                        print every broken invariant; exit 1 if there is any
+  hash-key  <api-key>   print the SHA-256 digest to put in GATEWAY_API_KEYS
+<file> may be - for standard input. Exit codes: 0 ok, 1 invariants broken, 2 bad usage or unreadable input.`;
+
+async function run(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      provider: { type: 'string' },
+      'stream-id': { type: 'string' },
+      tenant: { type: 'string' },
+      model: { type: 'string' },
+      'max-frame-bytes': { type: 'string' },
+      partial: { type: 'boolean', default: false },
+      projection: { type: 'boolean', default: false },
+    },
+  });
+  switch (command) {
+    case 'normalize':
+      return normalizeCommand(values.provider, onePositional(positionals, 'file'), normalizeOptions(values));
+    case 'assemble':
+      return assembleCommand(values.provider, onePositional(positionals, 'file'), normalizeOptions(values));
+    case 'verify':
+      return verifyCommand(onePositional(positionals, 'events file'), { partial: values.partial, projection: values.projection });
+    case 'hash-key':
+      return hashKeyCommand(onePositional(positionals, 'api key'));
+    case 'help':
+    case '--help':
+    case undefined:
+      process.stdout.write(`${USAGE}\n`);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)} (normalize, assemble, verify, hash-key, help)`);
+  }
+}
+
+function onePositional(positionals: readonly string[], what: string): string {
+  const [first, ...extra] = positionals;
+  if (first === undefined) throw new UsageError(`missing <${what}>`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+  return first;
+}
+
+function normalizeOptions(values: {
+  'stream-id'?: string | undefined;
+  tenant?: string | undefined;
+  model?: string | undefined;
+  'max-frame-bytes'?: string | undefined;
+}): NormalizeOptions {
+  const maxFrameBytes = values['max-frame-bytes'];
+  if (maxFrameBytes !== undefined && !/^[1-9]\d*$/.test(maxFrameBytes)) {
+    throw new UsageError(`--max-frame-bytes must be a positive integer (got ${JSON.stringify(maxFrameBytes)})`);
+  }
+  return {
+    ...(values['stream-id'] !== undefined && { streamId: values['stream-id'] }),
+    ...(values.tenant !== undefined && { tenant: values.tenant }),
+    ...(values.model !== undefined && { model: values.model }),
+    ...(maxFrameBytes !== undefined && { maxFrameBytes: Number(maxFrameBytes) }),
+  };
+}
+
+try {
+  process.exitCode = await run(process.argv.slice(2));
+} catch (error) {
+  // parseArgs reports unknown options with ERR_PARSE_ARGS_* codes: those are usage errors too.
+  const usage = error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`llm-stream: ${usage ? message : `internal error: ${message}`}\n`);
+  process.exitCode = usage ? 2 : 3;
+}
