@@ -1,1 +1,24 @@
-export {};
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FrameworkLogger, JsonLogger, loadConfig } from '@llm-stream/service-kit';
+import { AppModule } from './app.module.js';
+import { NormalizerConfig } from './config/normalizer-config.js';
+import { startTelemetry } from './telemetry/start-telemetry.js';
+
+const loaded = loadConfig(NormalizerConfig, process.env);
+if (!loaded.ok) {
+  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'normalizer', msg: loaded.error.message, variable: loaded.error.variable })}\n`);
+  process.exit(1);
+}
+const config = loaded.value;
+if (config.TRACE_EXPORTER === 'file' && config.TRACE_FILE === '') {
+  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'normalizer', msg: 'invalid configuration: TRACE_FILE is required when TRACE_EXPORTER=file', variable: 'TRACE_FILE' })}\n`);
+  process.exit(1);
+}
+const telemetry = startTelemetry({ service: 'normalizer', exporter: config.TRACE_EXPORTER, file: config.TRACE_FILE });
+const logger = new JsonLogger('normalizer', { level: config.LOG_LEVEL });
+
+const app = await NestFactory.create(AppModule.register(config, logger, telemetry), { logger: new FrameworkLogger(logger) });
+app.enableShutdownHooks();
+await app.listen(config.HTTP_PORT, config.HTTP_HOST);
+logger.info('normalizer ready', { port: config.HTTP_PORT, nats: config.NATS_URL });

@@ -1,0 +1,24 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { StreamRegistry } from '../streams/stream-registry.service.js';
+import { NatsHealth } from './nats-health.js';
+
+/** Kubernetes probes: live while the process serves HTTP; ready while NATS and JetStream answer and it accepts streams. */
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly nats: NatsHealth,
+    private readonly registry: StreamRegistry,
+  ) {}
+
+  @Get('live')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready(): Promise<{ status: 'ready'; checks: Record<string, string> }> {
+    const checks = { ...(await this.nats.check()), accepting: this.registry.isAccepting ? 'ok' : 'draining' };
+    if (!Object.values(checks).every((value) => value === 'ok')) throw new ServiceUnavailableException({ status: 'unavailable', checks });
+    return { status: 'ready', checks };
+  }
+}

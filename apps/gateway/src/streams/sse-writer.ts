@@ -1,0 +1,53 @@
+import type { ServerResponse } from 'node:http';
+import type { ContractEvent } from '@llm-stream/contract';
+
+/**
+ * Writes contract events to an HTTP response as SSE records (`id: <seq>`, `event: <type>`, `data: <json>`),
+ * with a comment line as keep-alive while nothing happens, and waits for 'drain' when the client reads
+ * slowly, so a slow client slows only its own feed.
+ */
+export class SseWriter {
+  private keepAlive: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly response: ServerResponse,
+    keepAliveMs: number,
+  ) {
+    this.keepAlive = setInterval(() => {
+      if (!response.writableEnded) response.write(': keep-alive\n\n');
+    }, keepAliveMs);
+    this.keepAlive.unref();
+  }
+
+  /** Sends the status line and headers now, so the client knows the stream exists. */
+  open(streamId: string): void {
+    this.response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-stream-id': streamId,
+    });
+    this.response.flushHeaders();
+    this.response.socket?.setNoDelay(true);
+  }
+
+  async write(event: ContractEvent): Promise<void> {
+    if (this.response.writableEnded || this.response.destroyed) return;
+    const ok = this.response.write(`id: ${String(event.seq)}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    if (!ok) await new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.response.off('drain', done);
+        this.response.off('close', done);
+        resolve();
+      };
+      this.response.once('drain', done);
+      this.response.once('close', done);
+    });
+  }
+
+  end(): void {
+    clearInterval(this.keepAlive);
+    if (!this.response.writableEnded) this.response.end();
+  }
+}

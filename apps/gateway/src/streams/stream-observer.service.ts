@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import type { NormalizerSession } from '@llm-stream/adapters';
+import { JsonLogger } from '@llm-stream/service-kit';
+import { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { AttemptSummary } from '../upstream/upstream-attempt.js';
+import type { RunnerObserver, StreamSpec } from './stream-runner.js';
+
+/** Metrics and log lines about upstream attempts (never content, never keys). */
+@Injectable()
+export class StreamObserverService implements RunnerObserver {
+  constructor(
+    private readonly metrics: GatewayMetrics,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  attemptEnded(spec: StreamSpec, attempt: number, summary: AttemptSummary, willRetry: boolean): void {
+    const status = summary.status === undefined ? 'none' : String(summary.status);
+    this.metrics.attempts.inc({ provider: spec.provider, status, retried: String(willRetry) });
+    if (willRetry) {
+      this.metrics.retries.inc({ provider: spec.provider });
+      this.logger.warn('upstream attempt failed before any visible delta: retrying', { stream_id: spec.streamId, trace_id: spec.traceId, attempt, status });
+    }
+  }
+
+  settled(spec: StreamSpec, session: NormalizerSession): void {
+    const status = session.terminalStatus ?? 'open';
+    this.metrics.streamsEnded.inc({ provider: spec.provider, status, error_category: session.errorCategory ?? '' });
+    this.logger.info('upstream side ended', { stream_id: spec.streamId, trace_id: spec.traceId, status, error_category: session.errorCategory ?? null });
+  }
+}

@@ -1,0 +1,129 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { SUBJECT_ROOTS, gatewayLeaseSubject } from '@llm-stream/contract';
+import { JsonLogger } from '@llm-stream/service-kit';
+import { GatewayConfig } from '../config/gateway-config.js';
+import { GatewayIdentity } from '../config/gateway-identity.js';
+import { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { NATS_CONNECTION } from '../nats/nats-tokens.js';
+import type { StreamRunner } from './stream-runner.js';
+
+/** Control messages between gateway instances (core NATS). */
+export interface CancelRequest {
+  readonly tenant: string;
+}
+export interface ReaderNotice {
+  readonly tenant: string;
+  readonly action: 'attach' | 'detach';
+}
+
+/**
+ * The streams whose upstream this instance holds. It renews this instance's liveness lease, routes cancel
+ * requests and reader notices from other instances to the owning runner, and on SIGTERM stops accepting,
+ * lets open streams finish for SHUTDOWN_DRAIN_MS, then ends the rest (they end interrupted at once instead of
+ * waiting for the lease to expire). The lease is renewed until the last stream has ended.
+ */
+@Injectable()
+export class StreamRegistry implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly runners = new Map<string, StreamRunner>();
+  private accepting = true;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private subscriptions: Subscription[] = [];
+
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly identity: GatewayIdentity,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly metrics: GatewayMetrics,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  get isAccepting(): boolean {
+    return this.accepting;
+  }
+
+  local(streamId: string): StreamRunner | undefined {
+    return this.runners.get(streamId);
+  }
+
+  add(runner: StreamRunner): void {
+    this.runners.set(runner.streamId, runner);
+    this.metrics.openStreams.set(this.runners.size);
+    void runner.finished.finally(() => {
+      this.runners.delete(runner.streamId);
+      this.metrics.openStreams.set(this.runners.size);
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.renewLease();
+    this.leaseTimer = setInterval(() => {
+      this.renewLease();
+    }, this.config.LEASE_INTERVAL_MS);
+    this.subscriptions = [
+      this.nc.subscribe(`${SUBJECT_ROOTS.cancel}.*`, {
+        callback: (error, message) => {
+          if (error) return;
+          const runner = this.runners.get(lastToken(message.subject));
+          if (!runner) return;
+          const request = parse(message.string()) as Partial<CancelRequest> | undefined;
+          if (request?.tenant !== runner.spec.tenant) return;
+          runner.cancel('client_request');
+          message.respond(JSON.stringify({ ok: true }));
+        },
+      }),
+      this.nc.subscribe(`${SUBJECT_ROOTS.reader}.*`, {
+        callback: (error, message) => {
+          if (error) return;
+          const runner = this.runners.get(lastToken(message.subject));
+          const notice = parse(message.string()) as Partial<ReaderNotice> | undefined;
+          if (!runner || notice?.tenant !== runner.spec.tenant) return;
+          if (notice.action === 'attach') runner.readerAttached();
+          else runner.readerDetached();
+        },
+      }),
+    ];
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.accepting = false;
+    const open = [...this.runners.values()];
+    this.logger.info('draining', { open_streams: open.length, drain_ms: this.config.SHUTDOWN_DRAIN_MS });
+    const drained = await Promise.race([
+      Promise.all(open.map((runner) => runner.finished)).then(() => true),
+      new Promise<false>((resolve) => {
+        setTimeout(() => {
+          resolve(false);
+        }, this.config.SHUTDOWN_DRAIN_MS).unref();
+      }),
+    ]);
+    if (!drained) {
+      const left = [...this.runners.values()];
+      this.logger.warn('drain time is up: ending open streams', { open_streams: left.length });
+      for (const runner of left) runner.shutdown();
+      await Promise.all(left.map((runner) => runner.finished.catch(() => undefined)));
+    }
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.leaseTimer);
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+  }
+
+  private renewLease(): void {
+    if (this.nc.isClosed()) return;
+    this.nc.publish(gatewayLeaseSubject(this.identity.id), JSON.stringify({ open_streams: this.runners.size }));
+  }
+}
+
+function lastToken(subject: string): string {
+  return subject.slice(subject.lastIndexOf('.') + 1);
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

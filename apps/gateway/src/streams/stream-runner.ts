@@ -1,0 +1,235 @@
+import type { Span } from '@opentelemetry/api';
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { NormalizerSession, TraceRecorder, createProviderAdapter, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
+import { CheckpointedPublisher, toNatsHeaders } from '@llm-stream/client';
+import {
+  STREAM_NAMES,
+  encodeTraceRecord,
+  encodeWorkItem,
+  rawMsgId,
+  rawSubject,
+  workSubject,
+  type ProviderName,
+  type TraceRecord,
+} from '@llm-stream/contract';
+import { UpstreamAttempt, type AttemptSettings, type AttemptSummary } from '../upstream/upstream-attempt.js';
+import type { UpstreamPlan } from '../upstream/upstream-plan.js';
+
+export interface StreamSpec {
+  readonly streamId: string;
+  /** Of the stream's trace, for log lines. */
+  readonly traceId: string;
+  readonly tenant: string;
+  readonly provider: ProviderName;
+  readonly plan: UpstreamPlan;
+}
+
+export interface RetryPolicy {
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+/** What the runner reports (metrics and logs live in the service around it). */
+export interface RunnerObserver {
+  attemptEnded(spec: StreamSpec, attempt: number, summary: AttemptSummary, willRetry: boolean): void;
+  settled(spec: StreamSpec, session: NormalizerSession): void;
+}
+
+export interface StreamRunnerDeps {
+  readonly nc: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  readonly gatewayId: string;
+  readonly attempts: AttemptSettings;
+  readonly retry: RetryPolicy;
+  readonly heartbeatIntervalMs: number;
+  readonly clientGraceMs: number;
+  readonly clock: () => number;
+  readonly span: Span;
+  readonly traceHeaders: Readonly<Record<string, string>>;
+  readonly observer: RunnerObserver;
+}
+
+/**
+ * Owns one stream's upstream side: records what the provider sends as the raw trace (published to
+ * LLM_RAW in receive order), runs the same deterministic session as the normalizer to decide retries and
+ * progress, and ends the stream on cancel, on a client that never came back, or on shutdown.
+ */
+export class StreamRunner {
+  private readonly recorder: TraceRecorder;
+  private readonly session = new NormalizerSession({ createAdapter: createProviderAdapter });
+  private readonly publisher: CheckpointedPublisher;
+  private current: UpstreamAttempt | undefined;
+  private wakeFromBackoff: (() => void) | undefined;
+  private readers = 0;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private quietSince = 0;
+  private finishedPromise: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly spec: StreamSpec,
+    private readonly deps: StreamRunnerDeps,
+  ) {
+    this.recorder = new TraceRecorder(deps.clock);
+    this.publisher = new CheckpointedPublisher(deps.nc, deps.js, deps.jsm, STREAM_NAMES.raw, rawSubject(spec.tenant, spec.streamId));
+  }
+
+  get streamId(): string {
+    return this.spec.streamId;
+  }
+
+  get terminal(): boolean {
+    return this.session.terminal;
+  }
+
+  /** Resolves when the stream has ended and its raw trace is proven stored. */
+  get finished(): Promise<void> {
+    return this.finishedPromise;
+  }
+
+  /**
+   * Makes the stream exist before anything else happens: `stream.open` is stored (acked), then the work
+   * item that gives one normalizer replica ownership of it.
+   */
+  async open(): Promise<void> {
+    const { streamId, tenant, provider, plan } = this.spec;
+    await this.recordAcked({
+      kind: 'stream.open',
+      stream_id: streamId,
+      tenant,
+      provider,
+      model: plan.model,
+      gateway_id: this.deps.gatewayId,
+      max_attempts: this.deps.retry.maxAttempts,
+    });
+    await this.deps.js.publish(
+      workSubject(tenant, streamId),
+      encodeWorkItem({ stream_id: streamId, tenant, provider, model: plan.model, gateway_id: this.deps.gatewayId }),
+      { msgID: `${streamId}:work`, headers: toNatsHeaders(this.deps.traceHeaders) },
+    );
+  }
+
+  /** Starts the upstream attempts in the background. */
+  start(): void {
+    this.quietSince = this.deps.clock();
+    this.heartbeatTimer = setInterval(() => {
+      this.heartbeatIfIdle();
+    }, this.deps.heartbeatIntervalMs);
+    this.finishedPromise = this.runAttempts().finally(() => {
+      clearInterval(this.heartbeatTimer);
+      clearTimeout(this.graceTimer);
+      this.deps.observer.settled(this.spec, this.session);
+      this.deps.span.end();
+    });
+  }
+
+  /** DELETE, or a client that did not come back: the upstream request is aborted, the stream ends interrupted. */
+  cancel(reason: 'client_request' | 'client_disconnected'): void {
+    if (this.session.terminal || this.stopped) return;
+    this.stopped = true;
+    this.record({ kind: 'client.cancel', reason });
+    this.current?.stop('cancelled', reason);
+    this.wakeFromBackoff?.();
+  }
+
+  /** A drain that ran out of time: the stream ends now instead of waiting for a lease to expire. */
+  shutdown(): void {
+    if (this.session.terminal || this.stopped) return;
+    this.stopped = true;
+    this.current?.stop('aborted', 'gateway shutdown');
+    this.record({ kind: 'gateway.shutdown', gateway_id: this.deps.gatewayId });
+    this.wakeFromBackoff?.();
+  }
+
+  /** A reader (here or on another gateway) is following the stream. */
+  readerAttached(): void {
+    this.readers += 1;
+    clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+  }
+
+  /** A reader left. With nobody left before the end, the client has CLIENT_GRACE_MS to come back. */
+  readerDetached(): void {
+    this.readers = Math.max(0, this.readers - 1);
+    if (this.readers > 0 || this.session.terminal || this.stopped) return;
+    clearTimeout(this.graceTimer);
+    this.graceTimer = setTimeout(() => {
+      this.cancel('client_disconnected');
+    }, this.deps.clientGraceMs);
+  }
+
+  private async runAttempts(): Promise<void> {
+    for (let attempt = 1; !this.session.terminal && !this.stopped; attempt += 1) {
+      this.record({ kind: 'attempt.start', attempt });
+      const upstream = new UpstreamAttempt(attempt, this.spec.plan, this.deps.attempts, {
+        record: (record, parsed) => {
+          this.record(record, parsed);
+        },
+        settled: () => this.session.terminal || this.session.retryableFailurePending,
+        lastProgressTs: () => this.session.lastProgressTs,
+      });
+      this.current = upstream;
+      const summary = await upstream.run();
+      this.current = undefined;
+      const willRetry = this.session.awaitingRetry && !this.stopped;
+      this.deps.observer.attemptEnded(this.spec, attempt, summary, willRetry);
+      if (!willRetry) break;
+      await this.backoff(attempt, summary.retryAfterMs);
+    }
+    await this.publisher.finish();
+  }
+
+  /** Exponential backoff with jitter; a Retry-After is honored up to RETRY_MAX_DELAY_MS. */
+  private backoff(attempt: number, retryAfterMs: number | undefined): Promise<void> {
+    const { baseDelayMs, maxDelayMs } = this.deps.retry;
+    const exponential = baseDelayMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4);
+    const delay = Math.min(maxDelayMs, Math.max(retryAfterMs ?? 0, exponential));
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delay);
+      this.wakeFromBackoff = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      this.wakeFromBackoff = undefined;
+    });
+  }
+
+  /** A heartbeat for each interval without progress; it is not progress itself (the timeouts ignore it). */
+  private heartbeatIfIdle(): void {
+    if (this.session.terminal || this.stopped) return;
+    const now = this.deps.clock();
+    const quietSince = Math.max(this.quietSince, this.session.lastProgressTs ?? 0);
+    if (now - quietSince < this.deps.heartbeatIntervalMs) return;
+    this.quietSince = now;
+    this.record({ kind: 'heartbeat' });
+  }
+
+  /** Stamps a record, core-publishes it into LLM_RAW and feeds the local session. */
+  private record(unstamped: UnstampedRecord, parsed?: SseFrame): void {
+    const record = this.recorder.stamp(unstamped);
+    this.publisher.publish(this.message(record));
+    this.session.accept(record, parsed);
+  }
+
+  private async recordAcked(unstamped: UnstampedRecord): Promise<void> {
+    const record = this.recorder.stamp(unstamped);
+    await this.publisher.publishAcked(this.message(record));
+    this.session.accept(record);
+  }
+
+  private message(record: TraceRecord): { headers: Record<string, string>; data: string; msgId: string; position: number } {
+    const { streamId, tenant, provider, plan } = this.spec;
+    const encoded = encodeTraceRecord(record, { stream_id: streamId, tenant, provider, model: plan.model });
+    return {
+      headers: { ...this.deps.traceHeaders, ...encoded.headers },
+      data: encoded.data,
+      msgId: rawMsgId(streamId, record.raw_seq),
+      position: record.raw_seq,
+    };
+  }
+}

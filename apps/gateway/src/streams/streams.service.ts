@@ -1,0 +1,209 @@
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { storedMessageCount } from '@llm-stream/client';
+import {
+  STREAM_NAMES,
+  cancelSubject,
+  eventsSubject,
+  isProviderName,
+  isValidStreamId,
+  readerSubject,
+  type ContractEvent,
+  type ProviderName,
+} from '@llm-stream/contract';
+import { JsonLogger } from '@llm-stream/service-kit';
+import type { ApiKeyPrincipal } from '../auth/api-keys.js';
+import { GatewayConfig } from '../config/gateway-config.js';
+import { GatewayIdentity } from '../config/gateway-identity.js';
+import { ApiError } from '../errors/api-error.js';
+import { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
+import { contextFromHeaders, headersForSpan } from '../telemetry/trace-context.js';
+import { planUpstream } from '../upstream/upstream-plan.js';
+import { EventFeed } from './event-feed.js';
+import { isVisibleTo } from './projection.js';
+import { SseWriter } from './sse-writer.js';
+import { newStreamId } from './stream-id.js';
+import { StreamObserverService } from './stream-observer.service.js';
+import { StreamRegistry } from './stream-registry.service.js';
+import { StreamRunner } from './stream-runner.js';
+
+const KEEP_ALIVE_MS = 15_000;
+
+/** The HTTP API's behaviour: create a stream, follow (resume) one, cancel one. */
+@Injectable()
+export class StreamsService {
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly identity: GatewayIdentity,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(JETSTREAM) private readonly js: JetStreamClient,
+    @Inject(JETSTREAM_MANAGER) private readonly jsm: JetStreamManager,
+    private readonly registry: StreamRegistry,
+    private readonly metrics: GatewayMetrics,
+    private readonly observer: StreamObserverService,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  /** POST /v1/streams/{provider}: calls the provider and answers with the stream's contract events. */
+  async create(
+    provider: string,
+    body: unknown,
+    queryModel: string | undefined,
+    principal: ApiKeyPrincipal,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<void> {
+    if (!this.registry.isAccepting) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the gateway is shutting down');
+    if (!isProviderName(provider)) {
+      throw new ApiError(HttpStatus.NOT_FOUND, 'unknown_provider', `unknown provider ${JSON.stringify(provider)} (openai-chat, openai-responses, anthropic, gemini)`);
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', "the body must be a JSON object: the provider's own request");
+    }
+    const plan = planUpstream(provider, body as Record<string, unknown>, queryModel, this.upstreamSettings());
+    if (!plan.ok) throw new ApiError(HttpStatus.BAD_REQUEST, plan.error.code, plan.error.message);
+
+    const streamId = newStreamId();
+    const span = trace.getTracer('llm-stream-gateway').startSpan(
+      'llm.stream',
+      { attributes: { 'llm.stream_id': streamId, 'llm.provider': provider, 'llm.model': plan.value.model, 'llm.tenant': principal.tenant } },
+      contextFromHeaders((name) => headerValue(request, name)),
+    );
+    const spec = { streamId, traceId: span.spanContext().traceId, tenant: principal.tenant, provider, plan: plan.value };
+    const runner = new StreamRunner(spec, {
+      nc: this.nc,
+      js: this.js,
+      jsm: this.jsm,
+      gatewayId: this.identity.id,
+      attempts: {
+        connectTimeoutMs: this.config.UPSTREAM_CONNECT_TIMEOUT_MS,
+        idleTimeoutMs: this.config.UPSTREAM_IDLE_TIMEOUT_MS,
+        progressTimeoutMs: this.config.UPSTREAM_PROGRESS_TIMEOUT_MS,
+        maxFrameBytes: this.config.MAX_FRAME_BYTES,
+        maxErrorBodyBytes: 65_536,
+      },
+      retry: { maxAttempts: this.config.UPSTREAM_MAX_ATTEMPTS, baseDelayMs: this.config.RETRY_BASE_DELAY_MS, maxDelayMs: this.config.RETRY_MAX_DELAY_MS },
+      heartbeatIntervalMs: this.config.HEARTBEAT_INTERVAL_MS,
+      clientGraceMs: this.config.CLIENT_GRACE_MS,
+      clock: Date.now,
+      span,
+      traceHeaders: headersForSpan(span),
+      observer: this.observer,
+    });
+    try {
+      await context.with(trace.setSpan(context.active(), span), () => runner.open());
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'NATS unavailable' });
+      span.end();
+      this.logger.error('cannot open stream', { stream_id: streamId, trace_id: span.spanContext().traceId, error: String(error) });
+      throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the event bus is unavailable; nothing was sent to the provider');
+    }
+    this.registry.add(runner);
+    this.metrics.streamsStarted.inc({ provider });
+    this.logger.info('stream accepted', { stream_id: streamId, trace_id: span.spanContext().traceId, provider, tenant: principal.tenant });
+    runner.start();
+    await this.follow(spec.tenant, streamId, 0, principal, response, runner, provider, Date.now());
+  }
+
+  /** GET /v1/streams/{id}/events: the stream's events after `afterSeq` (Last-Event-ID), live or finished. */
+  async resume(streamId: string, afterSeq: number, principal: ApiKeyPrincipal, response: ServerResponse): Promise<void> {
+    await this.requireStream(streamId, principal.tenant);
+    const local = this.registry.local(streamId);
+    await this.follow(principal.tenant, streamId, afterSeq, principal, response, local, undefined, undefined);
+  }
+
+  /** DELETE /v1/streams/{id}: asks whichever gateway holds the upstream to cancel it. */
+  async cancel(streamId: string, principal: ApiKeyPrincipal): Promise<{ stream_id: string; status: 'cancelling' }> {
+    const local = this.registry.local(streamId);
+    if (local && local.spec.tenant === principal.tenant) {
+      if (local.terminal) throw new ApiError(HttpStatus.CONFLICT, 'already_ended', 'the stream has already ended');
+      local.cancel('client_request');
+      return { stream_id: streamId, status: 'cancelling' };
+    }
+    await this.requireStream(streamId, principal.tenant);
+    try {
+      const reply = await this.nc.request(cancelSubject(streamId), JSON.stringify({ tenant: principal.tenant }), { timeout: 2_000 });
+      if ((JSON.parse(reply.string()) as { ok?: boolean }).ok === true) return { stream_id: streamId, status: 'cancelling' };
+    } catch {
+      // No gateway holds it: it has ended, or its gateway is gone (its lease will end it).
+    }
+    throw new ApiError(HttpStatus.CONFLICT, 'already_ended', 'no gateway holds this stream anymore: it has ended or is ending');
+  }
+
+  /** 404 unless the tenant's subject holds the stream: another tenant's stream is indistinguishable from none. */
+  private async requireStream(streamId: string, tenant: string): Promise<void> {
+    const exists = isValidStreamId(streamId) && (await storedMessageCount(this.jsm, STREAM_NAMES.events, eventsSubject(tenant, streamId))) > 0;
+    if (!exists) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `no stream ${streamId}`);
+  }
+
+  /** Writes the stream's events as SSE until its terminal event or until the client leaves. */
+  private async follow(
+    tenant: string,
+    streamId: string,
+    afterSeq: number,
+    principal: ApiKeyPrincipal,
+    response: ServerResponse,
+    runner: StreamRunner | undefined,
+    provider: ProviderName | undefined,
+    acceptedAt: number | undefined,
+  ): Promise<void> {
+    const writer = new SseWriter(response, KEEP_ALIVE_MS);
+    const feed = new EventFeed(this.js, tenant, streamId, afterSeq);
+    writer.open(streamId);
+    this.attachReader(runner, tenant, streamId);
+    let ended = false;
+    response.on('close', () => {
+      void feed.close();
+      if (!ended) this.detachReader(runner, tenant, streamId);
+    });
+    let firstDelta = acceptedAt !== undefined;
+    try {
+      for await (const event of feed) {
+        if (!isVisibleTo(event, principal)) continue;
+        await writer.write(event);
+        this.measure(event, runner !== undefined);
+        if (firstDelta && event.type === 'block.delta' && acceptedAt !== undefined && provider !== undefined) {
+          firstDelta = false;
+          this.metrics.timeToFirstDelta.observe({ provider }, (Date.now() - acceptedAt) / 1000);
+        }
+      }
+      ended = true;
+    } finally {
+      writer.end();
+    }
+  }
+
+  private measure(event: ContractEvent, ownClock: boolean): void {
+    this.metrics.eventsWritten.inc({ type: event.type });
+    // `ts` is this gateway's receive time of the upstream frame only when it holds the upstream.
+    if (ownClock && event.type === 'block.delta') this.metrics.addedLatency.observe(Math.max(0, Date.now() - event.ts) / 1000);
+  }
+
+  private attachReader(runner: StreamRunner | undefined, tenant: string, streamId: string): void {
+    if (runner) runner.readerAttached();
+    else this.nc.publish(readerSubject(streamId), JSON.stringify({ tenant, action: 'attach' }));
+  }
+
+  private detachReader(runner: StreamRunner | undefined, tenant: string, streamId: string): void {
+    if (runner) runner.readerDetached();
+    else if (!this.nc.isClosed()) this.nc.publish(readerSubject(streamId), JSON.stringify({ tenant, action: 'detach' }));
+  }
+
+  private upstreamSettings(): Parameters<typeof planUpstream>[3] {
+    const c = this.config;
+    return {
+      openai: { baseUrl: c.OPENAI_BASE_URL, apiKey: c.OPENAI_API_KEY },
+      anthropic: { baseUrl: c.ANTHROPIC_BASE_URL, apiKey: c.ANTHROPIC_API_KEY, version: c.ANTHROPIC_VERSION },
+      gemini: { baseUrl: c.GEMINI_BASE_URL, apiKey: c.GEMINI_API_KEY },
+    };
+  }
+}
+
+function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,79 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+/**
+ * Every setting of the normalizer, read from the environment variable of the same name (see the README's
+ * configuration table). Defaults suit one local NATS server.
+ */
+export class NormalizerConfig {
+  /** Comma-separated NATS server URLs. */
+  @Matches(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, { message: 'must be nats:// URLs separated by commas' })
+  NATS_URL = 'nats://127.0.0.1:4222';
+
+  /** HTTP port of the health and metrics endpoints. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  HTTP_PORT = 8081;
+
+  @IsString()
+  HTTP_HOST = '0.0.0.0';
+
+  /** How long a replica may stay silent about a stream it owns before another one takes it over. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  WORK_ACK_WAIT_MS = 5_000;
+
+  /** Streams one replica normalizes at once. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  MAX_CONCURRENT_STREAMS = 2_000;
+
+  /** A stream whose gateway has not renewed its lease for this long ends interrupted. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  GATEWAY_LEASE_TIMEOUT_MS = 5_000;
+
+  /** How long SIGTERM waits for owned streams to finish before handing them to another replica. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_MS = 10_000;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  JETSTREAM_REPLICAS = 1;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(8_760)
+  RAW_RETENTION_HOURS = 24;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(8_760)
+  EVENTS_RETENTION_HOURS = 24;
+
+  @IsIn(['debug', 'info', 'warn', 'error'])
+  LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
+
+  /** `none`, `otlp` (OTEL_EXPORTER_OTLP_ENDPOINT) or `file` (TRACE_FILE, JSON lines). */
+  @IsIn(['none', 'otlp', 'file'])
+  TRACE_EXPORTER: 'none' | 'otlp' | 'file' = 'none';
+
+  @IsOptional()
+  @IsString()
+  TRACE_FILE = '';
+}

@@ -1,0 +1,165 @@
+import type { Span, Tracer } from '@opentelemetry/api';
+import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
+import { CheckpointedPublisher, encodeEventMessage, headerLookup, storedMessageCount, toNatsHeaders } from '@llm-stream/client';
+import {
+  STREAM_NAMES,
+  decodeTraceRecord,
+  encodeTraceRecord,
+  eventsSubject,
+  isTerminalEvent,
+  rawMsgId,
+  rawSubject,
+  type ContractEvent,
+  type WorkItem,
+} from '@llm-stream/contract';
+import { contextFromHeaders, headersForSpan } from '../telemetry/trace-context.js';
+import type { GatewayLeases } from './gateway-leases.js';
+
+/** The stream a report is about: its work item and the id of its trace. */
+export interface ObservedStream {
+  readonly item: WorkItem;
+  readonly traceId: string;
+}
+
+/** What the worker reports to the service around it (metrics and logs live there). */
+export interface StreamObserver {
+  started(stream: ObservedStream, resumedAfterSeq: number): void;
+  event(stream: ObservedStream, event: ContractEvent): void;
+  badRecord(stream: ObservedStream, reason: string): void;
+  gatewayLost(stream: ObservedStream): void;
+  finished(stream: ObservedStream, outcome: 'ended' | 'handed_over' | 'abandoned'): void;
+}
+
+export interface StreamWorkerDeps {
+  readonly nc: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  readonly leases: GatewayLeases;
+  readonly tracer: Tracer;
+  readonly unknownEvents: UnknownEventCounter;
+  readonly observer: StreamObserver;
+  /** How often the owner tells JetStream it still works on the item (a third of the ack wait). */
+  readonly workingIntervalMs: number;
+  readonly clock: () => number;
+}
+
+/**
+ * Owns one stream while it holds its work item: reads the stream's raw trace from its first record (so a
+ * takeover replays it), runs the deterministic session, publishes every event above what the subject already
+ * holds, proves them stored, then acks the item. If the gateway's lease expires first, it appends
+ * `gateway.lost` to the raw trace, which ends the stream for every replica the same way.
+ */
+export class StreamWorker {
+  private messages: ConsumerMessages | undefined;
+  private handingOver = false;
+  private lostAppended = false;
+  private readonly span: Span;
+  private readonly observed: ObservedStream;
+
+  constructor(
+    private readonly item: WorkItem,
+    private readonly workMessage: JsMsg,
+    private readonly deps: StreamWorkerDeps,
+  ) {
+    this.span = deps.tracer.startSpan(
+      'llm.normalize',
+      { attributes: { 'llm.stream_id': item.stream_id, 'llm.provider': item.provider, 'llm.model': item.model, 'llm.tenant': item.tenant } },
+      contextFromHeaders(headerLookup(workMessage.headers)),
+    );
+    this.observed = { item, traceId: this.span.spanContext().traceId };
+  }
+
+  get streamId(): string {
+    return this.item.stream_id;
+  }
+
+  /** Stop without finishing: the work item goes back to JetStream for another replica (graceful shutdown). */
+  handOver(): void {
+    this.handingOver = true;
+    void this.messages?.close();
+  }
+
+  async run(): Promise<void> {
+    const { nc, js, jsm, observer } = this.deps;
+    const subject = eventsSubject(this.item.tenant, this.item.stream_id);
+    const alreadyStored = await storedMessageCount(jsm, STREAM_NAMES.events, subject);
+    observer.started(this.observed, alreadyStored);
+    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
+    const session = new NormalizerSession({ createAdapter: createProviderAdapter, unknownEvents: this.deps.unknownEvents });
+    const traceHeaders = headersForSpan(this.span);
+    const consumer = await js.consumers.get(STREAM_NAMES.raw, { filter_subjects: rawSubject(this.item.tenant, this.item.stream_id) });
+    const messages = await consumer.consume();
+    this.messages = messages;
+    const keepAlive = setInterval(() => {
+      this.workMessage.working();
+      this.watchLease(session);
+    }, this.deps.workingIntervalMs);
+    try {
+      for await (const message of messages) {
+        const decoded = decodeTraceRecord(headerLookup(message.headers), message.string());
+        if (!decoded.ok) {
+          observer.badRecord(this.observed, decoded.error.message);
+          continue;
+        }
+        for (const event of session.accept(decoded.value)) {
+          // Events a previous owner already stored are recomputed identically, and skipped.
+          if (event.seq <= alreadyStored) continue;
+          observer.event(this.observed, event);
+          const message = encodeEventMessage(event, this.item.tenant, traceHeaders);
+          if (isTerminalEvent(event)) await publisher.publishAcked(message);
+          else publisher.publish(message);
+        }
+        if (session.terminal || this.handingOver) break;
+      }
+    } finally {
+      clearInterval(keepAlive);
+      await messages.close();
+    }
+    if (!session.terminal) {
+      this.endSpan();
+      if (this.handingOver) {
+        this.workMessage.nak();
+        observer.finished(this.observed, 'handed_over');
+      } else {
+        // The raw trace never opened (it expired, or the gateway died first): nobody can finish it.
+        this.workMessage.term('raw trace without stream.open');
+        observer.finished(this.observed, 'abandoned');
+      }
+      return;
+    }
+    await publisher.finish();
+    await this.workMessage.ackAck();
+    this.endSpan();
+    observer.finished(this.observed, 'ended');
+  }
+
+  private watchLease(session: NormalizerSession): void {
+    if (this.lostAppended || session.terminal) return;
+    const now = this.deps.clock();
+    if (!this.deps.leases.isExpired(this.item.gateway_id, now)) return;
+    this.lostAppended = true;
+    if (session.lastRawSeq === 0) {
+      this.messages?.close().catch(() => undefined);
+      return;
+    }
+    // The next raw_seq: if the gateway was only partitioned and publishes it too, one of the two is stored
+    // (same Nats-Msg-Id) and every replica reads the same trace.
+    const record = { kind: 'gateway.lost' as const, raw_seq: session.lastRawSeq + 1, ts: now, gateway_id: this.item.gateway_id };
+    const encoded = encodeTraceRecord(record, this.item);
+    this.deps.observer.gatewayLost(this.observed);
+    this.deps.js
+      .publish(rawSubject(this.item.tenant, this.item.stream_id), encoded.data, {
+        msgID: rawMsgId(this.item.stream_id, record.raw_seq),
+        headers: toNatsHeaders(encoded.headers),
+      })
+      .catch(() => {
+        this.lostAppended = false;
+      });
+  }
+
+  private endSpan(): void {
+    this.span.end();
+  }
+}

@@ -1,0 +1,145 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
+import { AckPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { STREAM_NAMES, decodeWorkItem } from '@llm-stream/contract';
+import { JsonLogger } from '@llm-stream/service-kit';
+import { NormalizerConfig } from '../config/normalizer-config.js';
+import { NormalizerMetrics } from '../metrics/normalizer-metrics.js';
+import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
+import { GatewayLeaseService } from './gateway-lease.service.js';
+import { StreamObserverService } from './stream-observer.service.js';
+import { StreamWorker } from './stream-worker.js';
+
+/** The durable consumer all normalizer replicas share on LLM_WORK. */
+export const WORK_CONSUMER = 'normalizers';
+
+/**
+ * Takes work items (one per stream) from LLM_WORK and runs one StreamWorker per item, up to
+ * MAX_CONCURRENT_STREAMS at once. On SIGTERM it stops taking work, lets owned streams finish for up to
+ * SHUTDOWN_DRAIN_MS, and hands the rest back to JetStream for another replica.
+ */
+@Injectable()
+export class WorkConsumerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly workers = new Map<string, { worker: StreamWorker; done: Promise<void> }>();
+  private stopping = false;
+  private messages: ConsumerMessages | undefined;
+  private loop: Promise<void> | undefined;
+  private lagTimer: NodeJS.Timeout | undefined;
+  private slotWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly config: NormalizerConfig,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(JETSTREAM) private readonly js: JetStreamClient,
+    @Inject(JETSTREAM_MANAGER) private readonly jsm: JetStreamManager,
+    private readonly metrics: NormalizerMetrics,
+    private readonly leases: GatewayLeaseService,
+    private readonly observer: StreamObserverService,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const settings = {
+      durable_name: WORK_CONSUMER,
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: nanos(this.config.WORK_ACK_WAIT_MS),
+      max_deliver: -1,
+      max_ack_pending: -1,
+    };
+    try {
+      await this.jsm.consumers.add(STREAM_NAMES.work, settings);
+    } catch {
+      // It exists with other settings (an older ack wait): bring it up to date.
+      await this.jsm.consumers.update(STREAM_NAMES.work, WORK_CONSUMER, { ack_wait: settings.ack_wait, max_ack_pending: -1 });
+    }
+    this.loop = this.consume();
+    this.lagTimer = setInterval(() => {
+      this.jsm.consumers
+        .info(STREAM_NAMES.work, WORK_CONSUMER)
+        .then((info) => {
+          this.metrics.consumerLag.set({ consumer: WORK_CONSUMER }, info.num_pending);
+        })
+        .catch(() => undefined);
+    }, 5_000);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.lagTimer);
+    await this.messages?.close();
+    await this.loop;
+    const drained = await Promise.race([
+      Promise.all([...this.workers.values()].map((entry) => entry.done)).then(() => true),
+      new Promise<false>((resolve) => {
+        setTimeout(() => {
+          resolve(false);
+        }, this.config.SHUTDOWN_DRAIN_MS).unref();
+      }),
+    ]);
+    if (!drained) {
+      this.logger.info('handing streams over to other replicas', { streams: this.workers.size });
+      for (const { worker } of this.workers.values()) worker.handOver();
+      await Promise.all([...this.workers.values()].map((entry) => entry.done));
+    }
+  }
+
+  private async consume(): Promise<void> {
+    const consumer = await this.js.consumers.get(STREAM_NAMES.work, WORK_CONSUMER);
+    const messages = await consumer.consume({ max_messages: 32 });
+    this.messages = messages;
+    for await (const message of messages) {
+      if (this.stopping) {
+        message.nak();
+        continue;
+      }
+      await this.freeSlot();
+      this.start(message);
+    }
+  }
+
+  private start(message: JsMsg): void {
+    const decoded = decodeWorkItem(message.string());
+    if (!decoded.ok) {
+      this.logger.error('invalid work item', { reason: decoded.error.message });
+      message.term(decoded.error.message);
+      return;
+    }
+    const item = decoded.value;
+    if (this.workers.has(item.stream_id)) {
+      // Redelivered to its own owner (it was slow to say it is working): keep the running worker.
+      message.working();
+      return;
+    }
+    const worker = new StreamWorker(item, message, {
+      nc: this.nc,
+      js: this.js,
+      jsm: this.jsm,
+      leases: this.leases.leases,
+      tracer: trace.getTracer('llm-stream-normalizer'),
+      unknownEvents: this.metrics,
+      observer: this.observer,
+      workingIntervalMs: Math.max(200, Math.floor(this.config.WORK_ACK_WAIT_MS / 3)),
+      clock: Date.now,
+    });
+    const done = worker
+      .run()
+      .catch((error: unknown) => {
+        // The item was neither acked nor handed over: JetStream redelivers it after the ack wait.
+        this.logger.error('stream worker failed', { stream_id: item.stream_id, error: error instanceof Error ? error.message : String(error) });
+      })
+      .finally(() => {
+        this.workers.delete(item.stream_id);
+        this.metrics.openStreams.set(this.workers.size);
+        this.slotWaiters.shift()?.();
+      });
+    this.workers.set(item.stream_id, { worker, done });
+    this.metrics.openStreams.set(this.workers.size);
+  }
+
+  private freeSlot(): Promise<void> {
+    if (this.workers.size < this.config.MAX_CONCURRENT_STREAMS) return Promise.resolve();
+    return new Promise((resolve) => this.slotWaiters.push(resolve));
+  }
+}
