@@ -1,6 +1,7 @@
 export { CONTRACT_VERSION } from './contract-version.js';
 export { assertNever } from './assert-never.js';
 export { ok, err, type Result } from './result.js';
+export { jsonSyntaxProblem } from './json-syntax-problem.js';
 
 export { BLOCK_KINDS, blockId, type BlockKind, type BlockRef, type BlockVisibility } from './events/block.js';
 export { ALLOWED_DELTA_KINDS, DELTA_KINDS, isDeltaAllowed, type Delta, type DeltaKind } from './events/delta.js';

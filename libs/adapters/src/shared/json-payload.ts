@@ -1,4 +1,4 @@
-import { err, ok, type Result } from '@llm-stream/contract';
+import { err, jsonSyntaxProblem, ok, type Result } from '@llm-stream/contract';
 
 export interface PayloadError {
   readonly code: 'invalid_json' | 'not_an_object';
@@ -13,7 +13,7 @@ export function parseJsonObject(data: string): Result<JsonObject, PayloadError> 
   try {
     value = JSON.parse(data);
   } catch (error) {
-    return err({ code: 'invalid_json', message: `payload is not valid JSON (${errorText(error)})` });
+    return err({ code: 'invalid_json', message: `payload is not valid JSON: ${jsonSyntaxProblem(error, data)}` });
   }
   if (!isObject(value)) return err({ code: 'not_an_object', message: 'payload is JSON but not an object' });
   return ok(value);
@@ -45,8 +45,4 @@ export function objectField(object: JsonObject, key: string): JsonObject | undef
 export function arrayField(object: JsonObject, key: string): readonly unknown[] | undefined {
   const value = object[key];
   return Array.isArray(value) ? value : undefined;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

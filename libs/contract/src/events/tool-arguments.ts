@@ -1,3 +1,4 @@
+import { jsonSyntaxProblem } from '../json-syntax-problem.js';
 import { err, ok, type Result } from '../result.js';
 import type { JsonValue } from './provider-metadata.js';
 
@@ -21,7 +22,7 @@ export function parseToolArguments(raw: string): Result<ToolArguments, ToolArgum
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    return err({ code: 'invalid_json', message: `arguments are not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+    return err({ code: 'invalid_json', message: `arguments are not valid JSON: ${jsonSyntaxProblem(error, raw)}` });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const found = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
