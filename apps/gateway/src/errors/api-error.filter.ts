@@ -26,7 +26,9 @@ export class ApiErrorFilter implements ExceptionFilter {
     if (exception instanceof ApiError) return { status: exception.getStatus(), code: exception.code, message: messageOf(exception) };
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      return { status, code: codeFor(status, exception.message), message: exception.message };
+      const code = codeFor(status, exception.message);
+      // The JSON parser's message quotes the body: never echo it.
+      return { status, code, message: code === 'invalid_json' ? 'the request body is not valid JSON' : exception.message };
     }
     const bodyParser = exception as { type?: unknown; status?: unknown };
     if (bodyParser.type === 'entity.parse.failed') return { status: 400, code: 'invalid_json', message: 'the request body is not valid JSON' };
