@@ -73,6 +73,11 @@ export default [
               bannedExternalImports: ['@nestjs/*', '@opentelemetry/*', 'rxjs', 'express', 'pg', 'better-sqlite3', 'prom-client'],
             },
             {
+              // End-to-end suites drive the apps as processes; in code they use only libs.
+              sourceTag: 'type:e2e',
+              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:client', 'type:testing'],
+            },
+            {
               // Apps use libs, never each other (no lib carries type:app).
               sourceTag: 'type:app',
               onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:client', 'type:service-kit', 'type:testing'],
