@@ -212,6 +212,7 @@ describe('AnthropicAdapter frames', () => {
     const finished = new AnthropicAdapter();
     feed(finished, messageStop());
     expect(feed(finished, streamError('overloaded_error'), textStart(0), messageStop())).toStrictEqual([]);
+    expect(finished.response(response(500, errorBody('api_error', 'x')))).toStrictEqual([]);
 
     const failed = new AnthropicAdapter();
     expect(feed(failed, streamError('api_error', 'Internal server error'))).toHaveLength(1);

@@ -37,7 +37,7 @@ export class AnthropicAdapter implements ProviderAdapter {
   private model: string | undefined;
 
   response(record: UpstreamResponseRecord): readonly MachineInput[] {
-    if (record.status < 400) return [];
+    if (this.ended || record.status < 400) return [];
     return this.settle([httpErrorFailure(record, readAnthropicErrorBody)]);
   }
 
