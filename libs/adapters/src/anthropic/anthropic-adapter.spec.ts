@@ -245,6 +245,28 @@ describe('AnthropicAdapter frames', () => {
     expect(inputs[0]).toMatchObject({ type: 'fail', status: 'failed', error: { category: 'protocol_error', retryable: false, provider_code: null } });
   });
 
+  it.each([
+    ['a payload with an unexpected token', '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Jane Doe, DOB 1961-04-02", "x": undefined}}'],
+    ['a plain-text data line', 'The patient Jane Doe, DOB 1961-04-02'],
+  ])('never quotes the payload in the protocol error message (%s)', (_what, data) => {
+    // V8's JSON.parse messages quote the text around the error, which here is completion content; a
+    // stream.error message must be safe to show and stable across Node versions.
+    expect(feed(new AnthropicAdapter(), sse(data, 'content_block_delta'))).toStrictEqual<MachineInput[]>([
+      {
+        type: 'fail',
+        status: 'failed',
+        error: { category: 'protocol_error', retryable: false, provider_code: null, message: 'anthropic content_block_delta: payload is not valid JSON' },
+      },
+    ]);
+    expect(feed(new AnthropicAdapter(), sse('[1]'))).toStrictEqual<MachineInput[]>([
+      {
+        type: 'fail',
+        status: 'failed',
+        error: { category: 'protocol_error', retryable: false, provider_code: null, message: 'anthropic event: payload is JSON but not an object' },
+      },
+    ]);
+  });
+
   it('returns nothing at the end of the body: the session adds the interruption', () => {
     const end: AttemptEndRecord = { kind: 'attempt.end', raw_seq: 9, ts: 9, attempt: 1, reason: 'eof' };
     const adapter = new AnthropicAdapter();

@@ -2,7 +2,7 @@ import type { AttemptEndRecord, MachineInput, UpstreamResponseRecord } from '@ll
 import type { ProviderAdapter } from '../adapter.js';
 import { fragment } from '../shared/block-inputs.js';
 import { httpErrorFailure } from '../shared/http-error-failure.js';
-import { numberField, objectField, parseJsonObject, stringField, type JsonObject } from '../shared/json-payload.js';
+import { numberField, objectField, parseJsonObject, stringField, type JsonObject, type PayloadError } from '../shared/json-payload.js';
 import { optional } from '../shared/optional.js';
 import { protocolFailure, providerFailure } from '../shared/protocol-failure.js';
 import { unknownEvent, unknownPart } from '../shared/unknown-warning.js';
@@ -44,7 +44,7 @@ export class AnthropicAdapter implements ProviderAdapter {
   frame(frame: SseFrame): readonly MachineInput[] {
     if (this.ended || frame.data === undefined || frame.partial) return [];
     const parsed = parseJsonObject(frame.data);
-    if (!parsed.ok) return this.settle([protocolFailure(`anthropic ${frame.event ?? 'event'}: ${parsed.error.message}`)]);
+    if (!parsed.ok) return this.settle([protocolFailure(`anthropic ${frame.event ?? 'event'}: ${payloadProblem(parsed.error)}`)]);
     const payload = parsed.value;
     const type = stringField(payload, 'type') ?? frame.event ?? '';
     if (!isKnownEvent(type)) return [unknownEvent(type)];
@@ -185,6 +185,14 @@ export class AnthropicAdapter implements ProviderAdapter {
     this.ended = true;
     return inputs;
   }
+}
+
+/**
+ * The parse failure in words that are safe in a stream.error message: V8's JSON.parse errors quote the text
+ * around the error, i.e. completion content, and change wording between Node versions.
+ */
+function payloadProblem(error: PayloadError): string {
+  return error.code === 'invalid_json' ? 'payload is not valid JSON' : 'payload is JSON but not an object';
 }
 
 function isKnownEvent(type: string): type is AnthropicEventType {
