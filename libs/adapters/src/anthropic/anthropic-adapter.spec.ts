@@ -354,6 +354,18 @@ describe('AnthropicAdapter through the state machine', () => {
     if (terminal.type === 'stream.error') expect(terminal.error.message).toMatch(message);
   });
 
+  it('fails without a phantom block on a second content_block_start for the index of a skipped block', () => {
+    const serverTool = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} };
+    const events = normalize(body(messageStart(), blockStart(0, serverTool), blockStop(0), blockStart(0, serverTool), messageDelta('end_turn'), messageStop()));
+    expect(checkInvariants(events)).toStrictEqual([]);
+    expect(events.filter((event) => event.type === 'block.start')).toStrictEqual([]);
+    expect(terminalOf(events)).toMatchObject({
+      type: 'stream.error',
+      status: 'failed',
+      error: { category: 'protocol_error', message: 'anthropic: second content_block_start for index 0' },
+    });
+  });
+
   it('keys blocks by the provider index, in order of first appearance, whatever the index values', () => {
     const events = normalize(
       body(messageStart(), textStart(5), textDelta(5, 'five'), blockStop(5), textStart(2), textDelta(2, 'two'), blockStop(2), messageDelta('end_turn'), messageStop()),

@@ -108,7 +108,10 @@ export class AnthropicAdapter implements ProviderAdapter {
     if (index === undefined || !block) return this.settle([protocolFailure('anthropic: content_block_start without index or content_block')]);
     const key = `a${String(index)}`;
     const blockType = stringField(block, 'type') ?? '';
-    if (this.blocks.has(index)) {
+    const existing = this.blocks.get(index);
+    if (existing) {
+      // A skipped block never reached the state machine, which would take this for a new block.
+      if (existing.skipped) return this.settle([protocolFailure(`anthropic: second content_block_start for index ${String(index)}`)]);
       // Let the state machine name the broken rule (start for an open or closed block).
       return [{ type: 'block.open', key, kind: 'text' }];
     }
