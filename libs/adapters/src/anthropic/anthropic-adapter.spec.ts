@@ -299,6 +299,17 @@ describe('AnthropicAdapter HTTP responses', () => {
     ]);
   });
 
+  it('does not mark the monthly spend-cap 429 retryable', () => {
+    const body = JSON.stringify({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'You have reached your specified API usage limits.', details: { error_code: 'enforced_spend_limit_reached' } },
+      request_id: 'req_011CTestTestTestTestTest',
+    });
+    expect(new AnthropicAdapter().response(response(429, body))).toMatchObject([
+      { type: 'fail', error: { category: 'rate_limited', retryable: false, provider_code: 'enforced_spend_limit_reached', http_status: 429 } },
+    ]);
+  });
+
   it('falls back to the status for a body that is not JSON (a proxy page) or has no error object', () => {
     const html = '<html><head><title>502 Bad Gateway</title></head><body>cloudflare</body></html>';
     expect(new AnthropicAdapter().response(response(502, html))).toStrictEqual<MachineInput[]>([

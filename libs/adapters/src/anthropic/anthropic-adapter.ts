@@ -1,7 +1,6 @@
 import type { AttemptEndRecord, MachineInput, UpstreamResponseRecord } from '@llm-stream/contract';
 import type { ProviderAdapter } from '../adapter.js';
 import { fragment } from '../shared/block-inputs.js';
-import { httpErrorFailure } from '../shared/http-error-failure.js';
 import { numberField, objectField, parseJsonObject, stringField, type JsonObject, type PayloadError } from '../shared/json-payload.js';
 import { optional } from '../shared/optional.js';
 import { protocolFailure, providerFailure } from '../shared/protocol-failure.js';
@@ -9,7 +8,7 @@ import { unknownEvent, unknownPart } from '../shared/unknown-warning.js';
 import type { SseFrame } from '../sse/sse-frame.js';
 import { ANTHROPIC_EVENT_TYPES, type AnthropicEventType } from './anthropic-chunk.js';
 import { mergeAnthropicUsage, toContractUsage, type AnthropicUsageState } from './convert-anthropic-usage.js';
-import { mapAnthropicStreamError, readAnthropicErrorBody } from './map-anthropic-error.js';
+import { mapAnthropicHttpError, mapAnthropicStreamError } from './map-anthropic-error.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 /** What a started provider block became: a public block (by key) or a skipped unknown type. */
@@ -38,7 +37,7 @@ export class AnthropicAdapter implements ProviderAdapter {
 
   response(record: UpstreamResponseRecord): readonly MachineInput[] {
     if (this.ended || record.status < 400) return [];
-    return this.settle([httpErrorFailure(record, readAnthropicErrorBody)]);
+    return this.settle([mapAnthropicHttpError(record)]);
   }
 
   frame(frame: SseFrame): readonly MachineInput[] {
