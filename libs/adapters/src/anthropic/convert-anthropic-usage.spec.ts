@@ -30,6 +30,15 @@ describe('Anthropic usage merging', () => {
     ).toStrictEqual({ input_tokens: 25, output_tokens: 15, cached_input_tokens: 100 });
   });
 
+  it('takes only non-negative integers as token counts (the contract schema requires them)', () => {
+    // A count like 5e-324, -3 or 2.5 would make stream.done fail the event schema; it is not a count.
+    expect(usageOf({ input_tokens: 25, output_tokens: 1 }, { output_tokens: 15 }, { input_tokens: -3, output_tokens: 5e-324 }, { output_tokens: 2.5 })).toStrictEqual({
+      input_tokens: 25,
+      output_tokens: 15,
+    });
+    expect(usageOf({ input_tokens: 2 ** 53, cache_read_input_tokens: 0.5, output_tokens: 1 }, { output_tokens: 4 })).toStrictEqual({ input_tokens: 0, output_tokens: 4 });
+  });
+
   it('reports cache reads as cached_input_tokens only when non-zero, and keeps input_tokens as reported', () => {
     // Anthropic's input_tokens excludes cache reads and writes; the contract keeps it as reported.
     expect(usageOf({ input_tokens: 12, cache_read_input_tokens: 4096, cache_creation_input_tokens: 0, output_tokens: 1 }, { output_tokens: 21 })).toStrictEqual({
