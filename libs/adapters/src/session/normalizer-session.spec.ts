@@ -400,6 +400,27 @@ describe('NormalizerSession cancellation and gateway loss', () => {
     expect(outline(events)).toStrictEqual(['stream.start', 'block.start#0', 'stream.error:interrupted:transport_interrupted']);
     expect(events.at(-1)).toMatchObject({ error: { retryable: null, message: 'the gateway holding the upstream connection stopped renewing its lease' } });
   });
+
+  it.each([
+    ['client.cancel', cancel()],
+    ['gateway.lost', lost],
+  ])('stops awaiting a retry after %s', (_what, ending) => {
+    const records = stamp([open(3), start(1), status(1, 529, 'overloaded_error', 'Overloaded'), end(1), ending]);
+    const { session, events } = run(records);
+    expect(events.at(-1)?.type).toBe('stream.error');
+    expect(session.terminal).toBe(true);
+    expect(session.awaitingRetry).toBe(false);
+  });
+
+  it.each([
+    ['client.cancel', cancel()],
+    ['gateway.lost', lost],
+  ])('has no retryable failure pending after %s', (_what, ending) => {
+    const records = stamp([open(3), start(1), status(1, 529, 'overloaded_error', 'Overloaded'), ending]);
+    const { session } = run(records);
+    expect(session.terminal).toBe(true);
+    expect(session.retryableFailurePending).toBe(false);
+  });
 });
 
 describe('NormalizerSession unknown events', () => {

@@ -73,14 +73,20 @@ export class NormalizerSession {
     return this.rawSeq;
   }
 
-  /** The last attempt ended in a failure that will be retried: the next record should be `attempt.start`. */
+  /**
+   * The last attempt ended in a failure that will be retried: the next record should be `attempt.start`.
+   * Never true once the stream ended (a cancellation or gateway loss while a retry was due).
+   */
   get awaitingRetry(): boolean {
-    return this.retryPending;
+    return this.retryPending && !this.terminal;
   }
 
-  /** The current attempt failed retryably and nothing visible went out: the upstream may be aborted now. */
+  /**
+   * The current attempt failed retryably and nothing visible went out: the upstream may be aborted now.
+   * Never true once the stream ended.
+   */
   get retryableFailurePending(): boolean {
-    return this.heldFailure !== undefined;
+    return this.heldFailure !== undefined && !this.terminal;
   }
 
   /** Whether any block delta has been emitted: after that, the stream is never retried. */
