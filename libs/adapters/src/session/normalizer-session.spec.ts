@@ -172,6 +172,28 @@ describe('NormalizerSession record handling', () => {
     expect(session.ignoredRecords).toBe(3);
   });
 
+  describe('records of another attempt (a late record of an aborted attempt)', () => {
+    const firstAttempt = [start(1), ok(1), ...frames(1, messageStart(), textStart(0), streamError('overloaded_error', 'Overloaded')), end(1, 'cancelled')];
+    const secondAttempt = (late: UnstampedRecord): UnstampedRecord[] => [
+      start(2),
+      ok(2),
+      ...frames(2, messageStart()),
+      late,
+      ...frames(2, textStart(0), textDelta(0, 'Hello'), blockStop(0), messageDelta('end_turn'), messageStop()),
+      end(2),
+    ];
+
+    it.each([
+      ['a frame', frames(1, textDelta(0, 'stale'))[0]!],
+      ['an attempt.end', end(1, 'transport_error')],
+      ['an upstream.response', status(1, 500, 'api_error', 'Internal server error')],
+    ])('ignores and counts %s of the earlier attempt during the next one', (_what, late) => {
+      const { session, events } = run(stamp([open(2), ...firstAttempt, ...secondAttempt(late)]));
+      expect(outline(events)).toStrictEqual(HELLO);
+      expect(session.ignoredRecords).toBe(1);
+    });
+  });
+
   it('emits nothing for records after the terminal event', () => {
     const records = stamp([open(), ...goodAttempt(1), heartbeat, cancel(), lost, ...goodAttempt(2)]);
     const { session, events } = run(records);

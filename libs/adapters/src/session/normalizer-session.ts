@@ -99,7 +99,10 @@ export class NormalizerSession {
     return this.progressTs;
   }
 
-  /** Records that could not be used: before stream.open, duplicates by raw_seq, frames outside an attempt. */
+  /**
+   * Records that could not be used: before stream.open, duplicates by raw_seq, frames outside an attempt,
+   * records of an attempt other than the current one.
+   */
   get ignoredRecords(): number {
     return this.ignored;
   }
@@ -121,6 +124,13 @@ export class NormalizerSession {
       return [];
     }
     if (machine.isTerminal) return [];
+    const ofAnAttempt = record.kind === 'upstream.response' || record.kind === 'frame' || record.kind === 'attempt.end';
+    if (ofAnAttempt && record.attempt !== this.attempt) {
+      // A late record of an attempt that was given up (or of none yet) must not reach the current attempt's
+      // adapter: a stale delta would hit a block the new attempt never opened, a stale end would end it.
+      this.ignored += 1;
+      return [];
+    }
     const out: ContractEvent[] = [];
     switch (record.kind) {
       case 'attempt.start':
