@@ -22,8 +22,21 @@ interface ProviderBlock {
 /**
  * Anthropic Messages: message_start, content_block_start/delta/stop per block (keyed by the provider's
  * `index`), message_delta (stop_reason, cumulative usage), message_stop — the only success signal — with
- * `ping` anywhere and `event: error` mid-stream. Blocks are stopped exactly where the provider stops them.
+ * `ping` anywhere and `event: error` mid-stream. Blocks are stopped exactly where the provider stops them
+ * (content_block_stop); none is ever stopped on the provider's behalf.
  * https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ *
+ * | signal                                             | outcome                                             |
+ * |----------------------------------------------------|-----------------------------------------------------|
+ * | message_stop, every block stopped                  | completed, stop reason from the last message_delta  |
+ * | message_stop while a block is open (fact 28)       | failed, protocol_error (named by the state machine) |
+ * | event: error                                       | failed, category by error type (mapper)             |
+ * | HTTP status >= 400 before any frame                | failed, category by status, code from the body      |
+ * | invalid JSON, malformed event, 2nd message_start   | failed, protocol_error                              |
+ * | body ends without message_stop or error            | interrupted (added by the session)                  |
+ *
+ * After the first of these nothing more is emitted. Unknown event, delta and block types are skipped and
+ * reported; pings and citations_delta change nothing.
  */
 export class AnthropicAdapter implements ProviderAdapter {
   readonly provider = 'anthropic' as const;
