@@ -165,7 +165,11 @@ describe('AnthropicAdapter frames', () => {
     expect(feed(adapter, sse({ type: 'content_block_flash', index: 0 }))).toStrictEqual<MachineInput[]>([
       {
         type: 'warn',
-        warning: { code: 'unknown_event', message: 'skipped unknown event content_block_flash', provider_event_type: 'content_block_flash' },
+        warning: {
+          code: 'unknown_event',
+          message: 'skipped unknown event content_block_flash',
+          provider_event_type: 'content_block_flash',
+        },
       },
     ]);
     expect(feed(adapter, sse({ index: 0 }, 'message_annotation'))).toStrictEqual<MachineInput[]>([
@@ -193,7 +197,12 @@ describe('AnthropicAdapter frames', () => {
 
   it('keeps the last stop_reason of message_delta and finishes with other when none came', () => {
     const adapter = new AnthropicAdapter();
-    const inputs = feed(adapter, messageDelta('tool_use'), sse({ type: 'message_delta', delta: {}, usage: { output_tokens: 9 } }), messageStop());
+    const inputs = feed(
+      adapter,
+      messageDelta('tool_use'),
+      sse({ type: 'message_delta', delta: {}, usage: { output_tokens: 9 } }),
+      messageStop(),
+    );
     expect(inputs).toStrictEqual<MachineInput[]>([
       { type: 'finish', stop_reason: 'tool_use', provider_stop_reason: 'tool_use', usage: { input_tokens: 0, output_tokens: 9 } },
     ]);
@@ -225,7 +234,12 @@ describe('AnthropicAdapter frames', () => {
       {
         type: 'fail',
         status: 'failed',
-        error: { category: 'protocol_error', retryable: false, provider_code: null, message: 'anthropic: second message_start in one stream' },
+        error: {
+          category: 'protocol_error',
+          retryable: false,
+          provider_code: null,
+          message: 'anthropic: second message_start in one stream',
+        },
       },
     ]);
   });
@@ -233,7 +247,10 @@ describe('AnthropicAdapter frames', () => {
   it.each([
     ['content_block_start without index', sse({ type: 'content_block_start', content_block: { type: 'text', text: '' } })],
     ['content_block_start without content_block', sse({ type: 'content_block_start', index: 0 })],
-    ['content_block_start with a string index', sse({ type: 'content_block_start', index: '0', content_block: { type: 'text', text: '' } })],
+    [
+      'content_block_start with a string index',
+      sse({ type: 'content_block_start', index: '0', content_block: { type: 'text', text: '' } }),
+    ],
     ['content_block_delta without delta', sse({ type: 'content_block_delta', index: 0 })],
     ['content_block_delta with a null delta', sse({ type: 'content_block_delta', index: 0, delta: null })],
     ['content_block_stop without index', sse({ type: 'content_block_stop' })],
@@ -242,11 +259,18 @@ describe('AnthropicAdapter frames', () => {
   ])('fails with protocol_error on %s', (_what, record) => {
     const inputs = feed(new AnthropicAdapter(), record, messageStop());
     expect(inputs).toHaveLength(1);
-    expect(inputs[0]).toMatchObject({ type: 'fail', status: 'failed', error: { category: 'protocol_error', retryable: false, provider_code: null } });
+    expect(inputs[0]).toMatchObject({
+      type: 'fail',
+      status: 'failed',
+      error: { category: 'protocol_error', retryable: false, provider_code: null },
+    });
   });
 
   it.each([
-    ['a payload with an unexpected token', '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Jane Doe, DOB 1961-04-02", "x": undefined}}'],
+    [
+      'a payload with an unexpected token',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Jane Doe, DOB 1961-04-02", "x": undefined}}',
+    ],
     ['a plain-text data line', 'The patient Jane Doe, DOB 1961-04-02'],
   ])('never quotes the payload in the protocol error message (%s)', (_what, data) => {
     // V8's JSON.parse messages quote the text around the error, which here is completion content; a
@@ -255,14 +279,24 @@ describe('AnthropicAdapter frames', () => {
       {
         type: 'fail',
         status: 'failed',
-        error: { category: 'protocol_error', retryable: false, provider_code: null, message: 'anthropic content_block_delta: payload is not valid JSON' },
+        error: {
+          category: 'protocol_error',
+          retryable: false,
+          provider_code: null,
+          message: 'anthropic content_block_delta: payload is not valid JSON',
+        },
       },
     ]);
     expect(feed(new AnthropicAdapter(), sse('[1]'))).toStrictEqual<MachineInput[]>([
       {
         type: 'fail',
         status: 'failed',
-        error: { category: 'protocol_error', retryable: false, provider_code: null, message: 'anthropic event: payload is JSON but not an object' },
+        error: {
+          category: 'protocol_error',
+          retryable: false,
+          provider_code: null,
+          message: 'anthropic event: payload is JSON but not an object',
+        },
       },
     ]);
   });
@@ -279,7 +313,9 @@ describe('AnthropicAdapter HTTP responses', () => {
   it('returns nothing for a success status, and fails once for an error status', () => {
     const adapter = new AnthropicAdapter();
     expect(adapter.response(response(200))).toStrictEqual([]);
-    expect(adapter.response(response(429, errorBody('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit')))).toHaveLength(1);
+    expect(
+      adapter.response(response(429, errorBody('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'))),
+    ).toHaveLength(1);
     expect(feed(adapter, messageStart(), textStart(0), textDelta(0, 'late'))).toStrictEqual([]);
   });
 
@@ -302,11 +338,18 @@ describe('AnthropicAdapter HTTP responses', () => {
   it('does not mark the monthly spend-cap 429 retryable', () => {
     const body = JSON.stringify({
       type: 'error',
-      error: { type: 'rate_limit_error', message: 'You have reached your specified API usage limits.', details: { error_code: 'enforced_spend_limit_reached' } },
+      error: {
+        type: 'rate_limit_error',
+        message: 'You have reached your specified API usage limits.',
+        details: { error_code: 'enforced_spend_limit_reached' },
+      },
       request_id: 'req_011CTestTestTestTestTest',
     });
     expect(new AnthropicAdapter().response(response(429, body))).toMatchObject([
-      { type: 'fail', error: { category: 'rate_limited', retryable: false, provider_code: 'enforced_spend_limit_reached', http_status: 429 } },
+      {
+        type: 'fail',
+        error: { category: 'rate_limited', retryable: false, provider_code: 'enforced_spend_limit_reached', http_status: 429 },
+      },
     ]);
   });
 
@@ -316,21 +359,39 @@ describe('AnthropicAdapter HTTP responses', () => {
       {
         type: 'fail',
         status: 'failed',
-        error: { category: 'upstream_error', retryable: true, provider_code: '502', message: 'upstream answered HTTP 502', http_status: 502 },
+        error: {
+          category: 'upstream_error',
+          retryable: true,
+          provider_code: '502',
+          message: 'upstream answered HTTP 502',
+          http_status: 502,
+        },
       },
     ]);
     expect(new AnthropicAdapter().response(response(503, '{"message":"unavailable"}'))).toStrictEqual<MachineInput[]>([
       {
         type: 'fail',
         status: 'failed',
-        error: { category: 'upstream_overloaded', retryable: true, provider_code: '503', message: 'upstream answered HTTP 503', http_status: 503 },
+        error: {
+          category: 'upstream_overloaded',
+          retryable: true,
+          provider_code: '503',
+          message: 'upstream answered HTTP 503',
+          http_status: 503,
+        },
       },
     ]);
     expect(new AnthropicAdapter().response(response(401))).toStrictEqual<MachineInput[]>([
       {
         type: 'fail',
         status: 'failed',
-        error: { category: 'authentication', retryable: false, provider_code: '401', message: 'upstream answered HTTP 401', http_status: 401 },
+        error: {
+          category: 'authentication',
+          retryable: false,
+          provider_code: '401',
+          message: 'upstream answered HTTP 401',
+          http_status: 401,
+        },
       },
     ]);
   });
@@ -349,12 +410,20 @@ describe('AnthropicAdapter through the state machine', () => {
 
   it.each([
     ['a second content_block_start for an open block', [textStart(0), textDelta(0, 'a'), textStart(0)], /already open/],
-    ['a content_block_start after the block stopped', [textStart(0), textDelta(0, 'a'), blockStop(0), textStart(0)], /after its block.stop/],
+    [
+      'a content_block_start after the block stopped',
+      [textStart(0), textDelta(0, 'a'), blockStop(0), textStart(0)],
+      /after its block.stop/,
+    ],
     ['a delta after content_block_stop', [textStart(0), textDelta(0, 'a'), blockStop(0), textDelta(0, 'b')], /after its block.stop/],
     ['a second content_block_stop', [textStart(0), textDelta(0, 'a'), blockStop(0), blockStop(0)], /second block.stop/],
     ['a text_delta in a tool_use block', [toolStart(0), textDelta(0, 'a')], /block.delta of kind text in tool_call/],
     ['an input_json_delta in a text block', [textStart(0), jsonDelta(0, '{')], /block.delta of kind json_text in text/],
-    ['tool arguments that do not parse at content_block_stop', [toolStart(0), jsonDelta(0, '{"a": '), blockStop(0)], /closed, but arguments are not valid JSON/],
+    [
+      'tool arguments that do not parse at content_block_stop',
+      [toolStart(0), jsonDelta(0, '{"a": '), blockStop(0)],
+      /closed, but arguments are not valid JSON/,
+    ],
     ['tool arguments that are a JSON array', [toolStart(0), jsonDelta(0, '[1]'), blockStop(0)], /arguments are an array/],
     ['message_stop while a block is open', [textStart(0), textDelta(0, 'a'), messageDelta('end_turn'), messageStop()], /still open/],
   ])('fails with protocol_error on %s', (_what, records, message) => {
@@ -367,7 +436,9 @@ describe('AnthropicAdapter through the state machine', () => {
 
   it('fails without a phantom block on a second content_block_start for the index of a skipped block', () => {
     const serverTool = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} };
-    const events = normalize(body(messageStart(), blockStart(0, serverTool), blockStop(0), blockStart(0, serverTool), messageDelta('end_turn'), messageStop()));
+    const events = normalize(
+      body(messageStart(), blockStart(0, serverTool), blockStop(0), blockStart(0, serverTool), messageDelta('end_turn'), messageStop()),
+    );
     expect(checkInvariants(events)).toStrictEqual([]);
     expect(events.filter((event) => event.type === 'block.start')).toStrictEqual([]);
     expect(terminalOf(events)).toMatchObject({
@@ -379,7 +450,17 @@ describe('AnthropicAdapter through the state machine', () => {
 
   it('keys blocks by the provider index, in order of first appearance, whatever the index values', () => {
     const events = normalize(
-      body(messageStart(), textStart(5), textDelta(5, 'five'), blockStop(5), textStart(2), textDelta(2, 'two'), blockStop(2), messageDelta('end_turn'), messageStop()),
+      body(
+        messageStart(),
+        textStart(5),
+        textDelta(5, 'five'),
+        blockStop(5),
+        textStart(2),
+        textDelta(2, 'two'),
+        blockStop(2),
+        messageDelta('end_turn'),
+        messageStop(),
+      ),
     );
     const starts = events.flatMap((event) => (event.type === 'block.start' ? [event.block.index] : []));
     expect(starts).toStrictEqual([0, 1]);
@@ -387,7 +468,9 @@ describe('AnthropicAdapter through the state machine', () => {
   });
 
   it('completes a zero-parameter tool call whose only fragment is "" with arguments {}', () => {
-    const events = normalize(body(messageStart(), toolStart(0, 'list_alarms'), jsonDelta(0, ''), blockStop(0), messageDelta('tool_use'), messageStop()));
+    const events = normalize(
+      body(messageStart(), toolStart(0, 'list_alarms'), jsonDelta(0, ''), blockStop(0), messageDelta('tool_use'), messageStop()),
+    );
     expect(checkInvariants(events)).toStrictEqual([]);
     expect(events.map((event) => event.type)).toStrictEqual(['stream.start', 'block.start', 'block.stop', 'stream.done']);
   });

@@ -24,7 +24,16 @@ const NOISE = [
 describe('Anthropic conformance kit', () => {
   it('has the recorded cases and our own', () => {
     const names = transcripts.map((transcript) => transcript.name);
-    const recorded = ['simple_text', 'multi_block', 'tool_fragmented_json', 'parallel_tools', 'error_mid_stream', 'interrupted', 'reasoning', 'refusal'];
+    const recorded = [
+      'simple_text',
+      'multi_block',
+      'tool_fragmented_json',
+      'parallel_tools',
+      'error_mid_stream',
+      'interrupted',
+      'reasoning',
+      'refusal',
+    ];
     expect(names).toEqual(expect.arrayContaining(recorded));
     expect(names.length - recorded.length).toBeGreaterThanOrEqual(12);
   });

@@ -26,34 +26,54 @@ describe('Anthropic usage merging', () => {
 
   it('keeps earlier values a later usage object omits or sends with the wrong JSON type', () => {
     expect(
-      usageOf({ input_tokens: 25, cache_read_input_tokens: 100, output_tokens: 1 }, { output_tokens: 15 }, { input_tokens: null, cache_read_input_tokens: '7', output_tokens: 'x' }),
+      usageOf(
+        { input_tokens: 25, cache_read_input_tokens: 100, output_tokens: 1 },
+        { output_tokens: 15 },
+        { input_tokens: null, cache_read_input_tokens: '7', output_tokens: 'x' },
+      ),
     ).toStrictEqual({ input_tokens: 25, output_tokens: 15, cached_input_tokens: 100 });
   });
 
   it('takes only non-negative integers as token counts (the contract schema requires them)', () => {
     // A count like 5e-324, -3 or 2.5 would make stream.done fail the event schema; it is not a count.
-    expect(usageOf({ input_tokens: 25, output_tokens: 1 }, { output_tokens: 15 }, { input_tokens: -3, output_tokens: 5e-324 }, { output_tokens: 2.5 })).toStrictEqual({
+    expect(
+      usageOf(
+        { input_tokens: 25, output_tokens: 1 },
+        { output_tokens: 15 },
+        { input_tokens: -3, output_tokens: 5e-324 },
+        { output_tokens: 2.5 },
+      ),
+    ).toStrictEqual({
       input_tokens: 25,
       output_tokens: 15,
     });
-    expect(usageOf({ input_tokens: 2 ** 53, cache_read_input_tokens: 0.5, output_tokens: 1 }, { output_tokens: 4 })).toStrictEqual({ input_tokens: 0, output_tokens: 4 });
+    expect(usageOf({ input_tokens: 2 ** 53, cache_read_input_tokens: 0.5, output_tokens: 1 }, { output_tokens: 4 })).toStrictEqual({
+      input_tokens: 0,
+      output_tokens: 4,
+    });
   });
 
   it('reports cache reads as cached_input_tokens only when non-zero, and keeps input_tokens as reported', () => {
     // Anthropic's input_tokens excludes cache reads and writes; the contract keeps it as reported.
-    expect(usageOf({ input_tokens: 12, cache_read_input_tokens: 4096, cache_creation_input_tokens: 0, output_tokens: 1 }, { output_tokens: 21 })).toStrictEqual({
+    expect(
+      usageOf({ input_tokens: 12, cache_read_input_tokens: 4096, cache_creation_input_tokens: 0, output_tokens: 1 }, { output_tokens: 21 }),
+    ).toStrictEqual({
       input_tokens: 12,
       output_tokens: 21,
       cached_input_tokens: 4096,
     });
-    expect(usageOf({ input_tokens: 12, cache_read_input_tokens: 0, output_tokens: 1 }, { output_tokens: 21, cache_read_input_tokens: 0 })).toStrictEqual({
+    expect(
+      usageOf({ input_tokens: 12, cache_read_input_tokens: 0, output_tokens: 1 }, { output_tokens: 21, cache_read_input_tokens: 0 }),
+    ).toStrictEqual({
       input_tokens: 12,
       output_tokens: 21,
     });
   });
 
   it('takes the cache read count of the last message_delta over message_start', () => {
-    expect(usageOf({ input_tokens: 3, cache_read_input_tokens: 0, output_tokens: 1 }, { output_tokens: 5, cache_read_input_tokens: 512 })).toStrictEqual({
+    expect(
+      usageOf({ input_tokens: 3, cache_read_input_tokens: 0, output_tokens: 1 }, { output_tokens: 5, cache_read_input_tokens: 512 }),
+    ).toStrictEqual({
       input_tokens: 3,
       output_tokens: 5,
       cached_input_tokens: 512,
@@ -62,7 +82,10 @@ describe('Anthropic usage merging', () => {
 
   it('ignores cache writes and server tool counts, which the contract has no field for', () => {
     expect(
-      usageOf({ input_tokens: 9, output_tokens: 1 }, { input_tokens: 9, cache_creation_input_tokens: 2048, output_tokens: 4, server_tool_use: { web_search_requests: 1 } }),
+      usageOf(
+        { input_tokens: 9, output_tokens: 1 },
+        { input_tokens: 9, cache_creation_input_tokens: 2048, output_tokens: 4, server_tool_use: { web_search_requests: 1 } },
+      ),
     ).toStrictEqual({ input_tokens: 9, output_tokens: 4 });
   });
 

@@ -43,14 +43,17 @@ describe('mapAnthropicStreamError', () => {
     });
   });
 
-  it.each(['quantum_error', 'constructor', 'toString', '__proto__'])('maps the unknown type %s to upstream_error, not retryable', (type) => {
-    expect(mapAnthropicStreamError(streamError({ type, message: 'm' }))).toStrictEqual({
-      category: 'upstream_error',
-      retryable: false,
-      provider_code: type,
-      message: 'm',
-    });
-  });
+  it.each(['quantum_error', 'constructor', 'toString', '__proto__'])(
+    'maps the unknown type %s to upstream_error, not retryable',
+    (type) => {
+      expect(mapAnthropicStreamError(streamError({ type, message: 'm' }))).toStrictEqual({
+        category: 'upstream_error',
+        retryable: false,
+        provider_code: type,
+        message: 'm',
+      });
+    },
+  );
 
   it.each([
     ['no error object', {}],
@@ -67,7 +70,11 @@ describe('mapAnthropicStreamError', () => {
   });
 
   it('keeps the category of the type but takes the more specific details.error_code as provider_code', () => {
-    expect(mapAnthropicStreamError(streamError({ type: 'overloaded_error', message: 'Overloaded', details: { error_code: 'capacity_exceeded' } }))).toStrictEqual({
+    expect(
+      mapAnthropicStreamError(
+        streamError({ type: 'overloaded_error', message: 'Overloaded', details: { error_code: 'capacity_exceeded' } }),
+      ),
+    ).toStrictEqual({
       category: 'upstream_overloaded',
       retryable: true,
       provider_code: 'capacity_exceeded',
@@ -94,7 +101,10 @@ describe('readAnthropicErrorBody', () => {
   });
 
   it('prefers details.error_code, ignores details of other shapes, and omits what is absent', () => {
-    expect(readAnthropicErrorBody(spendCapBody)).toStrictEqual({ code: 'enforced_spend_limit_reached', message: spendCapBody.error.message });
+    expect(readAnthropicErrorBody(spendCapBody)).toStrictEqual({
+      code: 'enforced_spend_limit_reached',
+      message: spendCapBody.error.message,
+    });
     expect(readAnthropicErrorBody({ error: { type: 'api_error', details: { error_code: 7 } } })).toStrictEqual({ code: 'api_error' });
     expect(readAnthropicErrorBody({ error: { message: 'only a message', details: 'x' } })).toStrictEqual({ message: 'only a message' });
     expect(readAnthropicErrorBody({ error: null })).toStrictEqual({});
@@ -103,7 +113,9 @@ describe('readAnthropicErrorBody', () => {
 
 describe('mapAnthropicHttpError', () => {
   it('categorizes by status and takes the error type as provider_code', () => {
-    expect(mapAnthropicHttpError(response(429, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }))).toStrictEqual({
+    expect(
+      mapAnthropicHttpError(response(429, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } })),
+    ).toStrictEqual({
       type: 'fail',
       status: 'failed',
       error: { category: 'rate_limited', retryable: true, provider_code: 'rate_limit_error', message: 'slow down', http_status: 429 },

@@ -21,7 +21,9 @@ describe('mapAnthropicStopReason', () => {
   });
 
   it('never returns content_filter: Anthropic reports a classifier stop as refusal', () => {
-    const produced = new Set(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'pause_turn', null].map(mapAnthropicStopReason));
+    const produced = new Set(
+      ['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'pause_turn', null].map(mapAnthropicStopReason),
+    );
     expect([...produced].every((reason) => STOP_REASONS.includes(reason))).toBe(true);
     expect(produced.has('content_filter')).toBe(false);
   });

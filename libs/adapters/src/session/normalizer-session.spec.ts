@@ -60,7 +60,10 @@ const end = (attempt: number, reason: AttemptEndReason = 'eof', detail?: string)
   reason,
   ...(detail !== undefined && { detail }),
 });
-const cancel = (reason: 'client_request' | 'client_disconnected' = 'client_request'): UnstampedRecord => ({ kind: 'client.cancel', reason });
+const cancel = (reason: 'client_request' | 'client_disconnected' = 'client_request'): UnstampedRecord => ({
+  kind: 'client.cancel',
+  reason,
+});
 const lost: UnstampedRecord = { kind: 'gateway.lost', gateway_id: 'gw-1' };
 const heartbeat: UnstampedRecord = { kind: 'heartbeat' };
 
@@ -86,7 +89,10 @@ function newSession(unknownEvents?: UnknownEventCounter): NormalizerSession {
   });
 }
 
-function run(records: readonly TraceRecord[], unknownEvents?: UnknownEventCounter): { session: NormalizerSession; events: ContractEvent[] } {
+function run(
+  records: readonly TraceRecord[],
+  unknownEvents?: UnknownEventCounter,
+): { session: NormalizerSession; events: ContractEvent[] } {
   const session = newSession(unknownEvents);
   const events = records.flatMap((record) => session.accept(record));
   return { session, events };
@@ -173,7 +179,12 @@ describe('NormalizerSession record handling', () => {
   });
 
   describe('records of another attempt (a late record of an aborted attempt)', () => {
-    const firstAttempt = [start(1), ok(1), ...frames(1, messageStart(), textStart(0), streamError('overloaded_error', 'Overloaded')), end(1, 'cancelled')];
+    const firstAttempt = [
+      start(1),
+      ok(1),
+      ...frames(1, messageStart(), textStart(0), streamError('overloaded_error', 'Overloaded')),
+      end(1, 'cancelled'),
+    ];
     const secondAttempt = (late: UnstampedRecord): UnstampedRecord[] => [
       start(2),
       ok(2),
@@ -234,10 +245,21 @@ describe('NormalizerSession attempt endings without a terminal signal', () => {
   it.each(ATTEMPT_END_REASONS.map((reason) => [reason, ...expected[reason]] as const))(
     '%s -> %s %s (retryable %s), after the text received so far',
     (reason, terminalStatus, category, retryable) => {
-      const records = stamp([open(), start(1), ok(1), ...frames(1, messageStart(), textStart(0), textDelta(0, 'Hel')), end(1, reason, 'ECONNRESET')]);
+      const records = stamp([
+        open(),
+        start(1),
+        ok(1),
+        ...frames(1, messageStart(), textStart(0), textDelta(0, 'Hel')),
+        end(1, reason, 'ECONNRESET'),
+      ]);
       const { events } = run(records);
       expect(checkInvariants(events)).toStrictEqual([]);
-      expect(outline(events)).toStrictEqual(['stream.start', 'block.start#0', 'block.delta#0', `stream.error:${terminalStatus}:${category}`]);
+      expect(outline(events)).toStrictEqual([
+        'stream.start',
+        'block.start#0',
+        'block.delta#0',
+        `stream.error:${terminalStatus}:${category}`,
+      ]);
       expect(events.at(-1)).toMatchObject({
         ts: records.at(-1)?.ts,
         error: { retryable, provider_code: null, message: expect.stringMatching(/ \(ECONNRESET\)$/) as unknown },
@@ -260,7 +282,12 @@ describe('NormalizerSession retries', () => {
   });
 
   it('discards an attempt whose overloaded_error came after a content_block_start without delta: block 0 again', () => {
-    const failed = [start(1), ok(1), ...frames(1, messageStart(), textStart(0), ping(), streamError('overloaded_error', 'Overloaded')), end(1, 'eof')];
+    const failed = [
+      start(1),
+      ok(1),
+      ...frames(1, messageStart(), textStart(0), ping(), streamError('overloaded_error', 'Overloaded')),
+      end(1, 'eof'),
+    ];
     const { events } = run(stamp([open(2), ...failed, ...goodAttempt(2)]));
     expect(outline(events)).toStrictEqual(HELLO);
     expect(events[1]).toMatchObject({ type: 'block.start', block: { id: 'st_session.b0', index: 0 } });
@@ -273,12 +300,20 @@ describe('NormalizerSession retries', () => {
   });
 
   it('retries an attempt interrupted after a block start without delta, discarding the block', () => {
-    const { events } = run(stamp([open(2), start(1), ok(1), ...frames(1, messageStart(), toolStart(0)), end(1, 'transport_error'), ...goodAttempt(2)]));
+    const { events } = run(
+      stamp([open(2), start(1), ok(1), ...frames(1, messageStart(), toolStart(0)), end(1, 'transport_error'), ...goodAttempt(2)]),
+    );
     expect(outline(events)).toStrictEqual(HELLO);
   });
 
   it('never retries a failure after a visible delta: the error goes out at once', () => {
-    const records = stamp([open(3), start(1), ok(1), ...frames(1, messageStart(), textStart(0), textDelta(0, 'Hel'), streamError('overloaded_error', 'Overloaded')), end(1)]);
+    const records = stamp([
+      open(3),
+      start(1),
+      ok(1),
+      ...frames(1, messageStart(), textStart(0), textDelta(0, 'Hel'), streamError('overloaded_error', 'Overloaded')),
+      end(1),
+    ]);
     const session = newSession();
     const events = records.slice(0, -1).flatMap((record) => session.accept(record));
     expect(outline(events)).toStrictEqual(['stream.start', 'block.start#0', 'block.delta#0', 'stream.error:failed:upstream_overloaded']);
@@ -288,9 +323,21 @@ describe('NormalizerSession retries', () => {
   });
 
   it('never retries an interruption after a visible delta', () => {
-    const records = stamp([open(3), start(1), ok(1), ...frames(1, messageStart(), textStart(0), textDelta(0, 'Hel')), end(1, 'transport_error'), ...goodAttempt(2)]);
+    const records = stamp([
+      open(3),
+      start(1),
+      ok(1),
+      ...frames(1, messageStart(), textStart(0), textDelta(0, 'Hel')),
+      end(1, 'transport_error'),
+      ...goodAttempt(2),
+    ]);
     const { session, events } = run(records);
-    expect(outline(events)).toStrictEqual(['stream.start', 'block.start#0', 'block.delta#0', 'stream.error:interrupted:transport_interrupted']);
+    expect(outline(events)).toStrictEqual([
+      'stream.start',
+      'block.start#0',
+      'block.delta#0',
+      'stream.error:interrupted:transport_interrupted',
+    ]);
     expect(session.awaitingRetry).toBe(false);
   });
 
@@ -340,7 +387,14 @@ describe('NormalizerSession retries', () => {
 
 describe('NormalizerSession state for the gateway', () => {
   it('reports a retryable failure as pending until its attempt ends, then awaits the retry until attempt.start', () => {
-    const records = stamp([open(2), start(1), ok(1), ...frames(1, messageStart(), textStart(0), streamError('overloaded_error', 'Overloaded')), end(1, 'cancelled'), start(2)]);
+    const records = stamp([
+      open(2),
+      start(1),
+      ok(1),
+      ...frames(1, messageStart(), textStart(0), streamError('overloaded_error', 'Overloaded')),
+      end(1, 'cancelled'),
+      start(2),
+    ]);
     const session = newSession();
     const states = records.map((record) => {
       const events = session.accept(record);
@@ -359,7 +413,13 @@ describe('NormalizerSession state for the gateway', () => {
   });
 
   it('sees visible content only once a delta went out, and keeps it across the stream', () => {
-    const records = stamp([open(2), start(1), ok(1), ...frames(1, messageStart(), textStart(0), ping()), ...frames(1, textDelta(0, 'a'), blockStop(0))]);
+    const records = stamp([
+      open(2),
+      start(1),
+      ok(1),
+      ...frames(1, messageStart(), textStart(0), ping()),
+      ...frames(1, textDelta(0, 'a'), blockStop(0)),
+    ]);
     const session = newSession();
     const seen = records.map((record) => (session.accept(record), session.visibleContentSeen));
     expect(seen).toStrictEqual([false, false, false, false, false, false, true, true]);
@@ -420,7 +480,9 @@ describe('NormalizerSession cancellation and gateway loss', () => {
   it('ends interrupted transport_interrupted when the gateway is lost, after held block starts', () => {
     const { events } = run(stamp([open(), start(1), ok(1), ...frames(1, messageStart(), textStart(0)), lost]));
     expect(outline(events)).toStrictEqual(['stream.start', 'block.start#0', 'stream.error:interrupted:transport_interrupted']);
-    expect(events.at(-1)).toMatchObject({ error: { retryable: null, message: 'the gateway holding the upstream connection stopped renewing its lease' } });
+    expect(events.at(-1)).toMatchObject({
+      error: { retryable: null, message: 'the gateway holding the upstream connection stopped renewing its lease' },
+    });
   });
 
   it.each([
@@ -449,7 +511,11 @@ describe('NormalizerSession unknown events', () => {
   it('warns once per type per stream but counts every occurrence, across attempts', () => {
     const flash = sse({ type: 'content_block_flash', index: 0 });
     const sparkle = sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_sparkle_delta' } });
-    const serverTool = sse({ type: 'content_block_start', index: 1, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } });
+    const serverTool = sse({
+      type: 'content_block_start',
+      index: 1,
+      content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
+    });
     const counter = new CountingCounter();
     const records = stamp([
       open(2),

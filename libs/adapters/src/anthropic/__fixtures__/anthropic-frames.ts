@@ -40,8 +40,7 @@ export const toolStart = (index: number, name = 'get_weather', id = `toolu_0${St
 export const blockStart = (index: number, contentBlock: Record<string, unknown>): string =>
   sse({ type: 'content_block_start', index, content_block: contentBlock });
 
-export const delta = (index: number, value: Record<string, unknown>): string =>
-  sse({ type: 'content_block_delta', index, delta: value });
+export const delta = (index: number, value: Record<string, unknown>): string => sse({ type: 'content_block_delta', index, delta: value });
 
 export const textDelta = (index: number, text: string): string => delta(index, { type: 'text_delta', text });
 
