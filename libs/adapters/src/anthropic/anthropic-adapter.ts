@@ -1,15 +1,14 @@
 import type { AttemptEndRecord, MachineInput, UpstreamResponseRecord } from '@llm-stream/contract';
 import type { ProviderAdapter } from '../adapter.js';
 import { fragment } from '../shared/block-inputs.js';
-import { httpErrorFailure } from '../shared/http-error-failure.js';
-import { numberField, objectField, parseJsonObject, stringField, type JsonObject } from '../shared/json-payload.js';
+import { numberField, objectField, parseJsonObject, stringField, type JsonObject, type PayloadError } from '../shared/json-payload.js';
 import { optional } from '../shared/optional.js';
 import { protocolFailure, providerFailure } from '../shared/protocol-failure.js';
 import { unknownEvent, unknownPart } from '../shared/unknown-warning.js';
 import type { SseFrame } from '../sse/sse-frame.js';
 import { ANTHROPIC_EVENT_TYPES, type AnthropicEventType } from './anthropic-chunk.js';
 import { mergeAnthropicUsage, toContractUsage, type AnthropicUsageState } from './convert-anthropic-usage.js';
-import { mapAnthropicStreamError, readAnthropicErrorBody } from './map-anthropic-error.js';
+import { mapAnthropicHttpError, mapAnthropicStreamError } from './map-anthropic-error.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 /** What a started provider block became: a public block (by key) or a skipped unknown type. */
@@ -23,8 +22,21 @@ interface ProviderBlock {
 /**
  * Anthropic Messages: message_start, content_block_start/delta/stop per block (keyed by the provider's
  * `index`), message_delta (stop_reason, cumulative usage), message_stop — the only success signal — with
- * `ping` anywhere and `event: error` mid-stream. Blocks are stopped exactly where the provider stops them.
+ * `ping` anywhere and `event: error` mid-stream. Blocks are stopped exactly where the provider stops them
+ * (content_block_stop); none is ever stopped on the provider's behalf.
  * https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ *
+ * | signal                                             | outcome                                             |
+ * |----------------------------------------------------|-----------------------------------------------------|
+ * | message_stop, every block stopped                  | completed, stop reason from the last message_delta  |
+ * | message_stop while a block is open (fact 28)       | failed, protocol_error (named by the state machine) |
+ * | event: error                                       | failed, category by error type (mapper)             |
+ * | HTTP status >= 400 before any frame                | failed, category by status, code from the body      |
+ * | invalid JSON, malformed event, 2nd message_start   | failed, protocol_error                              |
+ * | body ends without message_stop or error            | interrupted (added by the session)                  |
+ *
+ * After the first of these nothing more is emitted. Unknown event, delta and block types are skipped and
+ * reported; pings and citations_delta change nothing.
  */
 export class AnthropicAdapter implements ProviderAdapter {
   readonly provider = 'anthropic' as const;
@@ -37,14 +49,14 @@ export class AnthropicAdapter implements ProviderAdapter {
   private model: string | undefined;
 
   response(record: UpstreamResponseRecord): readonly MachineInput[] {
-    if (record.status < 400) return [];
-    return this.settle([httpErrorFailure(record, readAnthropicErrorBody)]);
+    if (this.ended || record.status < 400) return [];
+    return this.settle([mapAnthropicHttpError(record)]);
   }
 
   frame(frame: SseFrame): readonly MachineInput[] {
     if (this.ended || frame.data === undefined || frame.partial) return [];
     const parsed = parseJsonObject(frame.data);
-    if (!parsed.ok) return this.settle([protocolFailure(`anthropic ${frame.event ?? 'event'}: ${parsed.error.message}`)]);
+    if (!parsed.ok) return this.settle([protocolFailure(`anthropic ${frame.event ?? 'event'}: ${payloadProblem(parsed.error)}`)]);
     const payload = parsed.value;
     const type = stringField(payload, 'type') ?? frame.event ?? '';
     if (!isKnownEvent(type)) return [unknownEvent(type)];
@@ -108,7 +120,10 @@ export class AnthropicAdapter implements ProviderAdapter {
     if (index === undefined || !block) return this.settle([protocolFailure('anthropic: content_block_start without index or content_block')]);
     const key = `a${String(index)}`;
     const blockType = stringField(block, 'type') ?? '';
-    if (this.blocks.has(index)) {
+    const existing = this.blocks.get(index);
+    if (existing) {
+      // A skipped block never reached the state machine, which would take this for a new block.
+      if (existing.skipped) return this.settle([protocolFailure(`anthropic: second content_block_start for index ${String(index)}`)]);
       // Let the state machine name the broken rule (start for an open or closed block).
       return [{ type: 'block.open', key, kind: 'text' }];
     }
@@ -185,6 +200,14 @@ export class AnthropicAdapter implements ProviderAdapter {
     this.ended = true;
     return inputs;
   }
+}
+
+/**
+ * The parse failure in words that are safe in a stream.error message: V8's JSON.parse errors quote the text
+ * around the error, i.e. completion content, and change wording between Node versions.
+ */
+function payloadProblem(error: PayloadError): string {
+  return error.code === 'invalid_json' ? 'payload is not valid JSON' : 'payload is JSON but not an object';
 }
 
 function isKnownEvent(type: string): type is AnthropicEventType {

@@ -14,9 +14,9 @@ export interface AnthropicUsageState {
 
 export function mergeAnthropicUsage(state: AnthropicUsageState, usage: JsonObject | undefined, final: boolean): void {
   if (!usage) return;
-  const input = numberField(usage, 'input_tokens');
-  const cacheRead = numberField(usage, 'cache_read_input_tokens');
-  const output = numberField(usage, 'output_tokens');
+  const input = tokenCount(usage, 'input_tokens');
+  const cacheRead = tokenCount(usage, 'cache_read_input_tokens');
+  const output = tokenCount(usage, 'output_tokens');
   if (input !== undefined) state.input = input;
   if (cacheRead !== undefined) state.cacheRead = cacheRead;
   // message_start's output_tokens is a placeholder; only message_delta counts are real.
@@ -31,4 +31,10 @@ export function toContractUsage(state: AnthropicUsageState): Usage | undefined {
     output_tokens: state.output,
     ...(state.cacheRead !== undefined && state.cacheRead > 0 && { cached_input_tokens: state.cacheRead }),
   };
+}
+
+/** A token count: a non-negative safe integer (anything else would break the contract's Usage schema). */
+function tokenCount(usage: JsonObject, key: string): number | undefined {
+  const value = numberField(usage, key);
+  return value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }

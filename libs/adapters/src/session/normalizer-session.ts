@@ -88,14 +88,20 @@ export class NormalizerSession {
     return this.rawSeq;
   }
 
-  /** The last attempt ended in a failure that will be retried: the next record should be `attempt.start`. */
+  /**
+   * The last attempt ended in a failure that will be retried: the next record should be `attempt.start`.
+   * Never true once the stream ended (a cancellation or gateway loss while a retry was due).
+   */
   get awaitingRetry(): boolean {
-    return this.retryPending;
+    return this.retryPending && !this.terminal;
   }
 
-  /** The current attempt failed retryably and nothing visible went out: the upstream may be aborted now. */
+  /**
+   * The current attempt failed retryably and nothing visible went out: the upstream may be aborted now.
+   * Never true once the stream ended.
+   */
   get retryableFailurePending(): boolean {
-    return this.heldFailure !== undefined;
+    return this.heldFailure !== undefined && !this.terminal;
   }
 
   /** Whether any block delta has been emitted: after that, the stream is never retried. */
@@ -108,7 +114,10 @@ export class NormalizerSession {
     return this.progressTs;
   }
 
-  /** Records that could not be used: before stream.open, duplicates by raw_seq, frames outside an attempt. */
+  /**
+   * Records that could not be used: before stream.open, duplicates by raw_seq, frames outside an attempt,
+   * records of an attempt other than the current one.
+   */
   get ignoredRecords(): number {
     return this.ignored;
   }
@@ -130,6 +139,13 @@ export class NormalizerSession {
       return [];
     }
     if (machine.isTerminal) return [];
+    const ofAnAttempt = record.kind === 'upstream.response' || record.kind === 'frame' || record.kind === 'attempt.end';
+    if (ofAnAttempt && record.attempt !== this.attempt) {
+      // A late record of an attempt that was given up (or of none yet) must not reach the current attempt's
+      // adapter: a stale delta would hit a block the new attempt never opened, a stale end would end it.
+      this.ignored += 1;
+      return [];
+    }
     const out: ContractEvent[] = [];
     switch (record.kind) {
       case 'attempt.start':
