@@ -1,4 +1,4 @@
-import type { AttemptEndRecord, CloseBlockInput, MachineInput, UpstreamResponseRecord, Usage } from '@llm-stream/contract';
+import type { AttemptEndRecord, MachineInput, UpstreamResponseRecord, Usage } from '@llm-stream/contract';
 import type { ProviderAdapter } from '../adapter.js';
 import { fragment } from '../shared/block-inputs.js';
 import { httpErrorFailure } from '../shared/http-error-failure.js';
@@ -77,9 +77,10 @@ export class OpenAiChatAdapter implements ProviderAdapter {
 
   frame(frame: SseFrame): readonly MachineInput[] {
     // An empty data buffer dispatches nothing (HTML Standard); comments (`: keep-alive`) have no data.
-    if (this.ended || frame.partial || frame.data === undefined || frame.data === '') return [];
-    if (frame.data.trim() === '[DONE]') return this.done();
-    const parsed = parseJsonObject(frame.data);
+    const data = frame.data;
+    if (this.ended || frame.partial || data === undefined || data === '') return [];
+    if (data.length < 16 && data.trim() === '[DONE]') return this.done();
+    const parsed = parseJsonObject(data);
     // The JSON parser's own message quotes the payload; a stream error message must not carry content.
     if (!parsed.ok) {
       const what = parsed.error.code === 'invalid_json' ? 'is not valid JSON' : 'is JSON but not an object';
@@ -88,100 +89,109 @@ export class OpenAiChatAdapter implements ProviderAdapter {
     const read = readOpenAiChatChunk(parsed.value);
     if (!read.ok) return this.settle([protocolFailure(`openai-chat: ${read.error}`)]);
     if (read.value.kind === 'error') return this.settle([providerFailure(mapOpenAiChatStreamError(read.value.error))]);
-    return this.chunk(read.value);
+    const out: MachineInput[] = [];
+    this.chunk(read.value, out);
+    return out;
   }
 
   end(_record: AttemptEndRecord): readonly MachineInput[] {
     return [];
   }
 
-  private chunk(chunk: OpenAiChatChunk): readonly MachineInput[] {
+  // The helpers below append to `out` rather than return arrays: this runs once per chunk, the hot path.
+
+  private chunk(chunk: OpenAiChatChunk, out: MachineInput[]): void {
     this.responseId ??= chunk.id;
     this.model ??= chunk.model;
     if (chunk.usage) this.usage = convertOpenAiChatUsage(chunk.usage) ?? this.usage;
-    const out: MachineInput[] = [];
     for (const choice of chunk.choices) {
       if (choice.index !== 0) {
-        out.push(unknownPart(`choice[${choice.index}]`));
+        out.push(unknownPart(`choice[${String(choice.index)}]`));
         continue;
       }
-      out.push(...this.choice(choice));
-      if (this.ended) break;
+      this.choice(choice, out);
+      if (this.ended) return;
     }
-    return out;
   }
 
-  private choice(choice: OpenAiChatChoice): readonly MachineInput[] {
+  private choice(choice: OpenAiChatChoice, out: MachineInput[]): void {
     const { delta } = choice;
-    const out: MachineInput[] = delta.unknownFields.map((field) => unknownPart(`delta.${field}`));
+    for (const field of delta.unknownFields) out.push(unknownPart(`delta.${field}`));
     if (this.finishReason !== undefined) {
       // A repeated finish_reason changes nothing (the first one stopped the blocks); new content is a violation.
-      if (carriesContent(delta)) return this.settle([...out, protocolFailure('openai-chat: choice 0 continued after its finish_reason')]);
-      return out;
+      if (carriesContent(delta)) out.push(this.settleWith(protocolFailure('openai-chat: choice 0 continued after its finish_reason')));
+      return;
     }
     // Reasoning precedes the answer it leads to; a delta carrying both is read in that order.
-    out.push(...this.sequential('reasoning', delta.reasoning), ...this.sequential('text', delta.content), ...this.sequential('refusal', delta.refusal));
+    if (delta.reasoning !== undefined) this.sequential('reasoning', delta.reasoning, out);
+    if (delta.content !== undefined) this.sequential('text', delta.content, out);
+    if (delta.refusal !== undefined) this.sequential('refusal', delta.refusal, out);
     for (const call of delta.toolCalls) {
-      out.push(...this.toolFragment(call));
-      if (this.ended) return out;
+      this.toolFragment(call, out);
+      if (this.ended) return;
     }
-    if (choice.finishReason !== undefined) out.push(...this.finish(choice.finishReason));
-    return out;
+    if (choice.finishReason !== undefined) this.finish(choice.finishReason, out);
   }
 
-  private sequential(kind: SequentialKind, text: string | undefined): readonly MachineInput[] {
-    if (text === undefined) return [];
-    if (this.current?.kind === kind) return fragment(this.current.key, 'text', text, true);
-    const closed = this.closeCurrent();
+  private sequential(kind: SequentialKind, text: string, out: MachineInput[]): void {
+    const current = this.current;
+    if (current?.kind === kind) {
+      out.push({ type: 'block.append', key: current.key, delta: { kind: 'text', text } });
+      return;
+    }
+    this.closeCurrent(out);
     const key = `${kind}:${String(this.sequentialBlocks++)}`;
     this.current = { kind, key };
     this.openKeys.add(key);
     if (kind !== 'reasoning') this.seen[kind] = true;
-    return [...closed, { type: 'block.open', key, kind }, ...fragment(key, 'text', text, true)];
+    out.push({ type: 'block.open', key, kind }, { type: 'block.append', key, delta: { kind: 'text', text } });
   }
 
-  private toolFragment(call: OpenAiToolCallFragment): readonly MachineInput[] {
+  private toolFragment(call: OpenAiToolCallFragment, out: MachineInput[]): void {
     const slot = this.tools.get(call.index);
-    if (slot?.skipped) return [];
+    if (slot?.skipped) return;
     if (slot === undefined) {
       const key = `tool:${String(call.index)}`;
       if (call.type !== undefined && call.type !== 'function') {
         this.tools.set(call.index, { key, skipped: true });
-        return [unknownPart(`tool_call.${call.type}`)];
+        out.push(unknownPart(`tool_call.${call.type}`));
+        return;
       }
       this.tools.set(call.index, { key, skipped: false, ...optional('callId', call.id) });
       this.openKeys.add(key);
       this.seen.tool = true;
-      return [
-        ...this.closeCurrent(),
-        { type: 'block.open', key, kind: 'tool_call', ...optional('name', call.name), ...optional('call_id', call.id) },
-        ...fragment(key, 'json_text', call.arguments, true),
-      ];
+      this.closeCurrent(out);
+      out.push({ type: 'block.open', key, kind: 'tool_call', ...optional('name', call.name), ...optional('call_id', call.id) });
+      out.push(...fragment(key, 'json_text', call.arguments, true));
+      return;
     }
     // Servers that repeat the id on every fragment repeat the same one; another id is another call.
     if (call.id !== undefined && slot.callId !== undefined && call.id !== slot.callId) {
-      return this.settle([protocolFailure(`openai-chat: tool call index ${String(call.index)} changed its id`)]);
+      out.push(this.settleWith(protocolFailure(`openai-chat: tool call index ${String(call.index)} changed its id`)));
+      return;
     }
-    return fragment(slot.key, 'json_text', call.arguments, true);
+    if (call.arguments) out.push({ type: 'block.append', key: slot.key, delta: { kind: 'json_text', text: call.arguments } });
   }
 
-  private finish(reason: string): readonly MachineInput[] {
+  private finish(reason: string, out: MachineInput[]): void {
     if (reason === 'error') {
       // OpenRouter without an error object: the choice failed, whatever it produced is a draft.
-      return this.settle([
-        providerFailure({
-          category: 'upstream_error',
-          retryable: false,
-          provider_code: null,
-          message: 'the provider ended the answer with finish_reason "error"',
-        }),
-      ]);
+      out.push(
+        this.settleWith(
+          providerFailure({
+            category: 'upstream_error',
+            retryable: false,
+            provider_code: null,
+            message: 'the provider ended the answer with finish_reason "error"',
+          }),
+        ),
+      );
+      return;
     }
     this.finishReason = reason;
     this.current = undefined;
-    const closes = [...this.openKeys].map((key): CloseBlockInput => ({ type: 'block.close', key }));
+    for (const key of this.openKeys) out.push({ type: 'block.close', key });
     this.openKeys.clear();
-    return closes;
   }
 
   private done(): readonly MachineInput[] {
@@ -200,17 +210,22 @@ export class OpenAiChatAdapter implements ProviderAdapter {
     ]);
   }
 
-  private closeCurrent(): readonly CloseBlockInput[] {
+  private closeCurrent(out: MachineInput[]): void {
     const current = this.current;
-    if (!current) return [];
+    if (!current) return;
     this.current = undefined;
     this.openKeys.delete(current.key);
-    return [{ type: 'block.close', key: current.key }];
+    out.push({ type: 'block.close', key: current.key });
   }
 
   private settle(inputs: readonly MachineInput[]): readonly MachineInput[] {
     this.ended = true;
     return inputs;
+  }
+
+  private settleWith(input: MachineInput): MachineInput {
+    this.ended = true;
+    return input;
   }
 }
 

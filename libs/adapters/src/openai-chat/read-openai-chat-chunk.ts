@@ -12,6 +12,20 @@ import {
 type Read<T> = Result<T, string>;
 
 /**
+ * A field of the wrong type, found deep in the reading: thrown inside this module only and turned into the
+ * `Read` error at its entry point, so the success path (every chunk but a broken one) builds no error
+ * strings and no Result per field. The path is described lazily, when the error is reported.
+ */
+class ShapeError extends Error {
+  constructor(
+    readonly path: () => string,
+    readonly problem: string,
+  ) {
+    super(problem);
+  }
+}
+
+/**
  * Checks one parsed `data:` object against the chunk shape and reads it. Every known field is checked
  * before anything is emitted, so a chunk with one field of the wrong type is refused whole instead of
  * half-applied. `null` and `""` mean "nothing" for every optional field: OpenAI's first chunk has
@@ -23,111 +37,109 @@ export function readOpenAiChatChunk(payload: JsonObject): Read<OpenAiChatPayload
   const error = payload['error'];
   if (error !== undefined && error !== null) return ok({ kind: 'error', error });
   if (payload['object'] === 'error') return ok({ kind: 'error', error: payload });
+  try {
+    return ok(readChunk(payload));
+  } catch (thrown) {
+    if (thrown instanceof ShapeError) return err(`${thrown.path()} ${thrown.problem}`);
+    throw thrown;
+  }
+}
 
-  const id = optionalString(payload, 'id', 'chunk id');
-  if (!id.ok) return id;
-  const model = optionalString(payload, 'model', 'chunk model');
-  if (!model.ok) return model;
+function readChunk(payload: JsonObject): OpenAiChatPayload {
+  const id = optionalString(payload, 'id', () => 'chunk id');
+  const model = optionalString(payload, 'model', () => 'chunk model');
   const usage = payload['usage'];
-  if (usage !== undefined && usage !== null && !isObject(usage)) return err('usage is not an object');
+  if (usage !== undefined && usage !== null && !isObject(usage)) throw new ShapeError(() => 'usage', 'is not an object');
   const rawChoices = payload['choices'];
-  if (rawChoices !== undefined && rawChoices !== null && !Array.isArray(rawChoices)) return err('choices is not an array');
-
+  if (rawChoices !== undefined && rawChoices !== null && !Array.isArray(rawChoices)) throw new ShapeError(() => 'choices', 'is not an array');
   const choices: OpenAiChatChoice[] = [];
-  for (const [position, raw] of (Array.isArray(rawChoices) ? rawChoices : []).entries()) {
-    const choice = readChoice(raw, position);
-    if (!choice.ok) return choice;
-    choices.push(choice.value);
-  }
-  return ok({
-    kind: 'chunk',
-    choices,
-    ...(id.value !== undefined && { id: id.value }),
-    ...(model.value !== undefined && { model: model.value }),
-    ...(isObject(usage) && { usage }),
-  });
+  if (Array.isArray(rawChoices)) for (let position = 0; position < rawChoices.length; position++) choices.push(readChoice(rawChoices[position], position));
+  const chunk: { kind: 'chunk'; choices: OpenAiChatChoice[]; id?: string; model?: string; usage?: JsonObject } = { kind: 'chunk', choices };
+  if (id !== undefined) chunk.id = id;
+  if (model !== undefined) chunk.model = model;
+  if (isObject(usage)) chunk.usage = usage;
+  return chunk;
 }
 
-function readChoice(raw: unknown, position: number): Read<OpenAiChatChoice> {
-  if (!isObject(raw)) return err(`choices[${position}] is not an object`);
-  const index = optionalIndex(raw, `choices[${position}].index`);
-  if (!index.ok) return index;
-  const finishReason = optionalString(raw, 'finish_reason', `choices[${position}].finish_reason`);
-  if (!finishReason.ok) return finishReason;
+function readChoice(raw: unknown, position: number): OpenAiChatChoice {
+  const at = (): string => `choices[${String(position)}]`;
+  if (!isObject(raw)) throw new ShapeError(at, 'is not an object');
+  const index = optionalIndex(raw, () => `${at()}.index`);
+  const finishReason = optionalString(raw, 'finish_reason', () => `${at()}.finish_reason`);
   const rawDelta = raw['delta'];
-  if (rawDelta !== undefined && rawDelta !== null && !isObject(rawDelta)) return err(`choices[${position}].delta is not an object`);
-  const delta = readDelta(isObject(rawDelta) ? rawDelta : {}, `choices[${position}].delta`);
-  if (!delta.ok) return delta;
-  return ok({
-    index: index.value ?? position,
-    delta: delta.value,
-    ...(finishReason.value !== undefined && { finishReason: finishReason.value }),
-  });
+  if (rawDelta !== undefined && rawDelta !== null && !isObject(rawDelta)) throw new ShapeError(() => `${at()}.delta`, 'is not an object');
+  const delta = readDelta(isObject(rawDelta) ? rawDelta : {}, () => `${at()}.delta`);
+  const choice: { index: number; delta: OpenAiChatDelta; finishReason?: string } = { index: index ?? position, delta };
+  if (finishReason !== undefined) choice.finishReason = finishReason;
+  return choice;
 }
 
-function readDelta(delta: JsonObject, at: string): Read<OpenAiChatDelta> {
-  const content = optionalString(delta, 'content', `${at}.content`);
-  if (!content.ok) return content;
-  const refusal = optionalString(delta, 'refusal', `${at}.refusal`);
-  if (!refusal.ok) return refusal;
-  const reasoningContent = optionalString(delta, 'reasoning_content', `${at}.reasoning_content`);
-  if (!reasoningContent.ok) return reasoningContent;
-  const reasoning = optionalString(delta, 'reasoning', `${at}.reasoning`);
-  if (!reasoning.ok) return reasoning;
+const NO_TOOL_CALLS: readonly OpenAiToolCallFragment[] = Object.freeze([]);
+const NO_FIELDS: readonly string[] = Object.freeze([]);
+
+function readDelta(delta: JsonObject, at: () => string): OpenAiChatDelta {
+  const content = optionalString(delta, 'content', () => `${at()}.content`);
+  const refusal = optionalString(delta, 'refusal', () => `${at()}.refusal`);
+  const reasoningContent = optionalString(delta, 'reasoning_content', () => `${at()}.reasoning_content`);
+  const reasoning = optionalString(delta, 'reasoning', () => `${at()}.reasoning`);
   const rawCalls = delta['tool_calls'];
-  if (rawCalls !== undefined && rawCalls !== null && !Array.isArray(rawCalls)) return err(`${at}.tool_calls is not an array`);
-  const toolCalls: OpenAiToolCallFragment[] = [];
-  for (const [position, raw] of (Array.isArray(rawCalls) ? rawCalls : []).entries()) {
-    const call = readToolCall(raw, position, `${at}.tool_calls[${position}]`);
-    if (!call.ok) return call;
-    toolCalls.push(call.value);
+  if (rawCalls !== undefined && rawCalls !== null && !Array.isArray(rawCalls)) throw new ShapeError(() => `${at()}.tool_calls`, 'is not an array');
+  let toolCalls = NO_TOOL_CALLS;
+  if (Array.isArray(rawCalls) && rawCalls.length > 0) {
+    const calls: OpenAiToolCallFragment[] = [];
+    for (let position = 0; position < rawCalls.length; position++) {
+      calls.push(readToolCall(rawCalls[position], position, () => `${at()}.tool_calls[${String(position)}]`));
+    }
+    toolCalls = calls;
   }
-  const unknownFields = Object.keys(delta).filter((key) => !KNOWN_DELTA_FIELDS.has(key) && delta[key] !== null);
+  let unknownFields = NO_FIELDS;
+  for (const key in delta) {
+    if (KNOWN_DELTA_FIELDS.has(key) || delta[key] === null) continue;
+    if (unknownFields === NO_FIELDS) unknownFields = [];
+    (unknownFields as string[]).push(key);
+  }
   // A server that sends both reasoning fields sends the same text twice; one of them is the reasoning.
-  const reasoningText = reasoningContent.value ?? reasoning.value;
-  return ok({
+  const reasoningText = reasoningContent ?? reasoning;
+  const read: { toolCalls: readonly OpenAiToolCallFragment[]; unknownFields: readonly string[]; content?: string; refusal?: string; reasoning?: string } = {
     toolCalls,
     unknownFields,
-    ...(content.value !== undefined && { content: content.value }),
-    ...(refusal.value !== undefined && { refusal: refusal.value }),
-    ...(reasoningText !== undefined && { reasoning: reasoningText }),
-  });
+  };
+  if (content !== undefined) read.content = content;
+  if (refusal !== undefined) read.refusal = refusal;
+  if (reasoningText !== undefined) read.reasoning = reasoningText;
+  return read;
 }
 
-function readToolCall(raw: unknown, position: number, at: string): Read<OpenAiToolCallFragment> {
-  if (!isObject(raw)) return err(`${at} is not an object`);
+function readToolCall(raw: unknown, position: number, at: () => string): OpenAiToolCallFragment {
+  if (!isObject(raw)) throw new ShapeError(at, 'is not an object');
   // Some compatible servers leave out `index` when each chunk carries whole calls; the position stands in.
-  const index = optionalIndex(raw, `${at}.index`);
-  if (!index.ok) return index;
-  const id = optionalString(raw, 'id', `${at}.id`);
-  if (!id.ok) return id;
-  const type = optionalString(raw, 'type', `${at}.type`);
-  if (!type.ok) return type;
+  const index = optionalIndex(raw, () => `${at()}.index`);
+  const id = optionalString(raw, 'id', () => `${at()}.id`);
+  const type = optionalString(raw, 'type', () => `${at()}.type`);
   const fn = raw['function'];
-  if (fn !== undefined && fn !== null && !isObject(fn)) return err(`${at}.function is not an object`);
-  const name = isObject(fn) ? optionalString(fn, 'name', `${at}.function.name`) : ok(undefined);
-  if (!name.ok) return name;
-  const args = isObject(fn) ? optionalString(fn, 'arguments', `${at}.function.arguments`) : ok(undefined);
-  if (!args.ok) return args;
-  return ok({
-    index: index.value ?? position,
-    ...(id.value !== undefined && { id: id.value }),
-    ...(type.value !== undefined && { type: type.value }),
-    ...(name.value !== undefined && { name: name.value }),
-    ...(args.value !== undefined && { arguments: args.value }),
-  });
+  if (fn !== undefined && fn !== null && !isObject(fn)) throw new ShapeError(() => `${at()}.function`, 'is not an object');
+  const name = isObject(fn) ? optionalString(fn, 'name', () => `${at()}.function.name`) : undefined;
+  const args = isObject(fn) ? optionalString(fn, 'arguments', () => `${at()}.function.arguments`) : undefined;
+  const call: { index: number; id?: string; type?: string; name?: string; arguments?: string } = { index: index ?? position };
+  if (id !== undefined) call.id = id;
+  if (type !== undefined) call.type = type;
+  if (name !== undefined) call.name = name;
+  if (args !== undefined) call.arguments = args;
+  return call;
 }
 
 /** A string field; absent, `null` and `""` are all "nothing". Any other type is a shape error. */
-function optionalString(object: JsonObject, key: string, what: string): Read<string | undefined> {
+function optionalString(object: JsonObject, key: string, path: () => string): string | undefined {
   const value = object[key];
-  if (value === undefined || value === null || value === '') return ok(undefined);
-  return typeof value === 'string' ? ok(value) : err(`${what} is not a string`);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new ShapeError(path, 'is not a string');
+  return value;
 }
 
 /** A choice or tool-call index: a non-negative integer, or absent / `null`. */
-function optionalIndex(object: JsonObject, what: string): Read<number | undefined> {
+function optionalIndex(object: JsonObject, path: () => string): number | undefined {
   const value = object['index'];
-  if (value === undefined || value === null) return ok(undefined);
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? ok(value) : err(`${what} is not a non-negative integer`);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  throw new ShapeError(path, 'is not a non-negative integer');
 }

@@ -306,9 +306,9 @@ export class NormalizerSession {
   private apply(input: MachineInput, ts: number, out: ContractEvent[]): void {
     const machine = this.machine;
     if (!machine) return;
-    for (const event of machine.apply(input, ts)) {
-      if (isTerminalEvent(event)) this.terminalEvent = event;
-      out.push(event);
-    }
+    const event = machine.step(input, ts);
+    if (event === undefined) return;
+    if (isTerminalEvent(event)) this.terminalEvent = event;
+    out.push(event);
   }
 }

@@ -43,10 +43,12 @@ export function runTranscript(
   });
   const events: ContractEvent[] = [];
   const records: TraceRecord[] = [];
-  const record = (unstamped: Parameters<TraceRecorder['stamp']>[0], parsed?: SseFrame): void => {
-    const stamped = recorder.stamp(unstamped);
+  const accept = (stamped: TraceRecord, parsed?: SseFrame): void => {
     records.push(stamped);
     for (const event of session.accept(stamped, parsed)) events.push(event);
+  };
+  const record = (unstamped: Parameters<TraceRecorder['stamp']>[0]): void => {
+    accept(recorder.stamp(unstamped));
   };
 
   record({
@@ -63,10 +65,10 @@ export function runTranscript(
   const decoder = createSseDecoder(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes });
   const chunks = typeof body === 'string' || body instanceof Uint8Array ? [body] : body;
   for (const chunk of chunks) {
-    for (const frame of decoder.push(chunk)) record(frameRecord(frame), frame);
+    for (const frame of decoder.push(chunk)) accept(recorder.frame(1, frame), frame);
     if (decoder.error) break;
   }
-  if (!decoder.error) for (const frame of decoder.end()) record(frameRecord(frame), frame);
+  if (!decoder.error) for (const frame of decoder.end()) accept(recorder.frame(1, frame), frame);
   const error = decoder.error;
   record(
     error
@@ -74,8 +76,4 @@ export function runTranscript(
       : { kind: 'attempt.end', attempt: 1, reason: 'eof' },
   );
   return { events, records };
-}
-
-function frameRecord(frame: SseFrame): Parameters<TraceRecorder['stamp']>[0] {
-  return frame.partial ? { kind: 'frame', attempt: 1, text: frame.text, partial: true } : { kind: 'frame', attempt: 1, text: frame.text };
 }

@@ -1,4 +1,5 @@
-import type { TraceRecord } from '@llm-stream/contract';
+import type { FrameRecord, TraceRecord } from '@llm-stream/contract';
+import type { SseFrame } from '../sse/sse-frame.js';
 
 /** A trace record before it is stamped with its place in the trace and its receive time. */
 export type UnstampedRecord = TraceRecord extends infer R ? (R extends TraceRecord ? Omit<R, 'raw_seq' | 'ts'> : never) : never;
@@ -20,5 +21,13 @@ export class TraceRecorder {
   stamp(record: UnstampedRecord): TraceRecord {
     this.rawSeq += 1;
     return { ...record, raw_seq: this.rawSeq, ts: this.clock() };
+  }
+
+  /** The record of one decoded SSE frame: the hot path, built as one literal rather than by spreading. */
+  frame(attempt: number, frame: SseFrame): FrameRecord {
+    this.rawSeq += 1;
+    return frame.partial
+      ? { kind: 'frame', raw_seq: this.rawSeq, ts: this.clock(), attempt, text: frame.text, partial: true }
+      : { kind: 'frame', raw_seq: this.rawSeq, ts: this.clock(), attempt, text: frame.text };
   }
 }

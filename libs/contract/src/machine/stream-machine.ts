@@ -78,13 +78,23 @@ export class StreamMachine {
     return [{ type: 'stream.start', stream_id, seq: this.takeSeq(), ts, provider, model, tenant }];
   }
 
+  /** Applies one input; the events it caused (none or one). */
   apply(input: MachineInput, ts: number): ContractEvent[] {
+    const event = this.step(input, ts);
+    return event === undefined ? [] : [event];
+  }
+
+  /**
+   * Applies one input and returns the one event it caused, if any: every input causes at most one event. The
+   * session's hot path uses this to allocate no array per input.
+   */
+  step(input: MachineInput, ts: number): ContractEvent | undefined {
     if (this.streamState === 'idle') {
       throw new Error(`StreamMachine.apply(${input.type}) before start`);
     }
     if (isTerminalState(this.streamState)) {
       this.refusedInputs += 1;
-      return [];
+      return undefined;
     }
     switch (input.type) {
       case 'block.open':
@@ -98,15 +108,15 @@ export class StreamMachine {
       case 'fail':
         return this.fail(input, ts);
       case 'warn':
-        return [{ type: 'stream.warning', stream_id: this.identity.stream_id, seq: this.takeSeq(), ts, warning: input.warning }];
+        return { type: 'stream.warning', stream_id: this.identity.stream_id, seq: this.takeSeq(), ts, warning: input.warning };
       case 'heartbeat':
-        return [{ type: 'stream.heartbeat', stream_id: this.identity.stream_id, seq: this.takeSeq(), ts }];
+        return { type: 'stream.heartbeat', stream_id: this.identity.stream_id, seq: this.takeSeq(), ts };
       default:
         return assertNever(input, 'machine input');
     }
   }
 
-  private openBlock(input: OpenBlockInput, ts: number): ContractEvent[] {
+  private openBlock(input: OpenBlockInput, ts: number): ContractEvent {
     const existing = this.blocks.get(input.key);
     if (existing) {
       return this.violation(
@@ -134,10 +144,10 @@ export class StreamMachine {
     if (input.name !== undefined) event.name = input.name;
     if (input.call_id !== undefined) event.call_id = input.call_id;
     if (input.kind === 'reasoning') event.visibility = 'internal';
-    return [event];
+    return event;
   }
 
-  private appendToBlock(input: AppendBlockInput, ts: number): ContractEvent[] {
+  private appendToBlock(input: AppendBlockInput, ts: number): ContractEvent {
     const slot = this.blocks.get(input.key);
     if (!slot) {
       return this.violation(`block.delta for key ${input.key}, a block that was never started`, ts);
@@ -152,10 +162,10 @@ export class StreamMachine {
       );
     }
     if (slot.json !== undefined) slot.json += input.delta.text;
-    return [{ type: 'block.delta', stream_id: this.identity.stream_id, seq: this.takeSeq(), ts, block: slot.ref, delta: input.delta }];
+    return { type: 'block.delta', stream_id: this.identity.stream_id, seq: this.takeSeq(), ts, block: slot.ref, delta: input.delta };
   }
 
-  private closeBlock(input: CloseBlockInput, ts: number): ContractEvent[] {
+  private closeBlock(input: CloseBlockInput, ts: number): ContractEvent {
     const slot = this.blocks.get(input.key);
     if (!slot) {
       return this.violation(`block.stop for key ${input.key}, a block that was never started`, ts);
@@ -183,10 +193,10 @@ export class StreamMachine {
       provider_metadata?: ProviderMetadata;
     } = { type: 'block.stop', stream_id: this.identity.stream_id, seq: this.takeSeq(), ts, block: slot.ref };
     if (input.provider_metadata !== undefined) event.provider_metadata = input.provider_metadata;
-    return [event];
+    return event;
   }
 
-  private finish(input: FinishInput, ts: number): ContractEvent[] {
+  private finish(input: FinishInput, ts: number): ContractEvent {
     if (this.openBlocks > 0) {
       const open = [...this.blocks.values()].filter((slot) => slot.state === 'open').map((slot) => slot.ref.index);
       return this.violation(`stream.done while block ${open.join(', ')} is still open`, ts);
@@ -195,21 +205,19 @@ export class StreamMachine {
     const { type: _type, usage, ...fields } = input;
     const { stream_id } = this.identity;
     const event: StreamDoneEvent = { type: 'stream.done', stream_id, seq: this.takeSeq(), ts, status: 'completed', ...fields };
-    return [usage === undefined ? event : { ...event, usage: contractUsage(usage) }];
+    return usage === undefined ? event : { ...event, usage: contractUsage(usage) };
   }
 
-  private fail(input: FailInput, ts: number): ContractEvent[] {
-    return [this.terminate(input.status, input.error, ts)];
+  private fail(input: FailInput, ts: number): ContractEvent {
+    return this.terminate(input.status, input.error, ts);
   }
 
-  private violation(rule: string, ts: number): ContractEvent[] {
-    return [
-      this.terminate(
-        'failed',
-        { category: 'protocol_error', retryable: false, provider_code: null, message: `protocol violation: ${rule}` },
-        ts,
-      ),
-    ];
+  private violation(rule: string, ts: number): ContractEvent {
+    return this.terminate(
+      'failed',
+      { category: 'protocol_error', retryable: false, provider_code: null, message: `protocol violation: ${rule}` },
+      ts,
+    );
   }
 
   /** Ends the stream. Open blocks are closed internally only: no fake block.stop reaches the client. */
