@@ -3,4 +3,5 @@ module.exports = {
   ...require('../../jest.preset.cjs'),
   displayName: 'cli',
   rootDir: __dirname,
+  globalSetup: '<rootDir>/test/global-setup.cjs',
 };

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { isValidStreamId, isValidTenant } from '@llm-stream/contract';
 import { assembleCommand } from './commands/assemble-command.js';
 import { hashKeyCommand } from './commands/hash-key-command.js';
 import type { NormalizeOptions } from './commands/load-events.js';
@@ -65,6 +66,14 @@ function normalizeOptions(values: {
   model?: string | undefined;
   'max-frame-bytes'?: string | undefined;
 }): NormalizeOptions {
+  const streamId = values['stream-id'];
+  if (streamId !== undefined && !isValidStreamId(streamId)) {
+    throw new UsageError(`--stream-id must be letters, digits, _ or - (it becomes a NATS subject token), got ${JSON.stringify(streamId)}`);
+  }
+  const tenant = values.tenant;
+  if (tenant !== undefined && !isValidTenant(tenant)) {
+    throw new UsageError(`--tenant must be letters, digits, _ or - (at most 64), got ${JSON.stringify(tenant)}`);
+  }
   const maxFrameBytes = values['max-frame-bytes'];
   if (maxFrameBytes !== undefined && !/^[1-9]\d*$/.test(maxFrameBytes)) {
     throw new UsageError(`--max-frame-bytes must be a positive integer (got ${JSON.stringify(maxFrameBytes)})`);
