@@ -1,0 +1,98 @@
+// Prints, as one JSON line, what a built app really reads and serves: the environment variables of its
+// configuration (with their defaults) and its HTTP routes. It imports the app's compiled files (ESM), which
+// jest's CommonJS sandbox cannot do, so the deploy checks run it as a child process:
+//   node tools/deploy-checks/scripts/app-facts.mjs <repo root> <app>
+// Nest apps: the config class in dist/config/*-config.js (its own properties are the variable names, as
+// loadConfig reads them) and the routes from Nest's metadata on the compiled controllers. The replay
+// provider (plain node:http): the variables its parseConfig reads and its exported route table.
+import 'reflect-metadata';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [root, app] = process.argv.slice(2);
+if (root === undefined || app === undefined) {
+  process.stderr.write('usage: app-facts.mjs <repo root> <app>\n');
+  process.exit(2);
+}
+const dist = join(root, 'apps', app, 'dist');
+
+/** Nest's RequestMethod enum, in order. */
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'ALL', 'OPTIONS', 'HEAD', 'SEARCH'];
+
+function filesUnder(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name))
+    .sort();
+}
+
+async function load(file) {
+  return import(pathToFileURL(file).href);
+}
+
+function isClass(value) {
+  return typeof value === 'function' && /^class\b/.test(Function.prototype.toString.call(value));
+}
+
+function joinPath(...parts) {
+  const tokens = parts.flatMap((part) => String(part).split('/')).filter((token) => token !== '');
+  return `/${tokens.join('/')}`;
+}
+
+async function nestConfig() {
+  for (const file of filesUnder(join(dist, 'config'), '-config.js')) {
+    const module = await load(file);
+    for (const [name, value] of Object.entries(module)) {
+      if (!isClass(value) || !name.endsWith('Config')) continue;
+      const instance = new value();
+      return { source: file.slice(root.length + 1), className: name, settings: { ...instance } };
+    }
+  }
+  return null;
+}
+
+async function nestRoutes() {
+  const routes = [];
+  for (const file of filesUnder(dist, '.controller.js')) {
+    const module = await load(file);
+    for (const value of Object.values(module)) {
+      if (!isClass(value)) continue;
+      const base = Reflect.getMetadata('path', value);
+      if (base === undefined) continue;
+      for (const name of Object.getOwnPropertyNames(value.prototype)) {
+        const handler = value.prototype[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const path = Reflect.getMetadata('path', handler);
+        const method = Reflect.getMetadata('method', handler);
+        if (path === undefined || method === undefined) continue;
+        for (const basePath of [base].flat()) {
+          for (const subPath of [path].flat()) routes.push({ method: METHODS[method] ?? String(method), path: joinPath(basePath, subPath) });
+        }
+      }
+    }
+  }
+  return routes;
+}
+
+async function replayFacts() {
+  const { parseConfig, DEFAULT_PORT, DEFAULT_HOST, DEFAULT_REQUEST_LOG_LIMIT } = await load(join(dist, 'config.js'));
+  const read = [];
+  const env = new Proxy({}, { get: (_target, key) => (typeof key === 'string' && read.push(key), undefined) });
+  parseConfig(env, root);
+  const defaults = { REPLAY_PORT: DEFAULT_PORT, REPLAY_HOST: DEFAULT_HOST, REPLAY_REQUEST_LOG_LIMIT: DEFAULT_REQUEST_LOG_LIMIT };
+  const settings = Object.fromEntries(read.map((key) => [key, defaults[key] ?? '']));
+  const { CONTROL_ROUTES } = await load(join(dist, 'control-api.js'));
+  const routes = Object.entries(CONTROL_ROUTES).flatMap(([path, methods]) => methods.map((method) => ({ method, path })));
+  return { config: { source: `apps/${app}/dist/config.js`, className: null, settings }, portSetting: 'REPLAY_PORT', routes, globalPrefix: false };
+}
+
+async function nestFacts() {
+  const main = join(dist, 'main.js');
+  const globalPrefix = existsSync(main) && readFileSync(main, 'utf8').includes('setGlobalPrefix');
+  return { config: await nestConfig(), portSetting: 'HTTP_PORT', routes: await nestRoutes(), globalPrefix };
+}
+
+const facts = app === 'replay-provider' ? await replayFacts() : await nestFacts();
+process.stdout.write(`${JSON.stringify({ app, built: existsSync(join(dist, 'main.js')), ...facts })}\n`);
