@@ -5,14 +5,16 @@
 // Nest apps: the config class in dist/config/*-config.js (its own properties are the variable names, as
 // loadConfig reads them) and the routes from Nest's metadata on the compiled controllers. The replay
 // provider (plain node:http): the variables its parseConfig reads and its exported route table.
+// Given an environment (JSON), the app's own loader also judges it: loadConfig with the config class (and
+// parseApiKeys for GATEWAY_API_KEYS where the app has it), or the replay provider's parseConfig.
 import 'reflect-metadata';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [root, app] = process.argv.slice(2);
+const [root, app, envJson] = process.argv.slice(2);
 if (root === undefined || app === undefined) {
-  process.stderr.write('usage: app-facts.mjs <repo root> <app>\n');
+  process.stderr.write('usage: app-facts.mjs <repo root> <app> [<environment as JSON>]\n');
   process.exit(2);
 }
 const dist = join(root, 'apps', app, 'dist');
@@ -41,16 +43,35 @@ function joinPath(...parts) {
   return `/${tokens.join('/')}`;
 }
 
-async function nestConfig() {
+async function configClass() {
   for (const file of filesUnder(join(dist, 'config'), '-config.js')) {
     const module = await load(file);
     for (const [name, value] of Object.entries(module)) {
-      if (!isClass(value) || !name.endsWith('Config')) continue;
-      const instance = new value();
-      return { source: file.slice(root.length + 1), className: name, settings: { ...instance } };
+      if (isClass(value) && name.endsWith('Config')) return { file, name, value };
     }
   }
   return null;
+}
+
+async function nestConfig() {
+  const found = await configClass();
+  if (found === null) return null;
+  return { source: found.file.slice(root.length + 1), className: found.name, settings: { ...new found.value() } };
+}
+
+async function nestValidation(env) {
+  const found = await configClass();
+  if (found === null) return { ok: false, variable: '', message: 'the app has no config class' };
+  const { loadConfig } = await load(join(root, 'libs/service-kit/dist/index.js'));
+  const loaded = loadConfig(found.value, env);
+  if (!loaded.ok) return { ok: false, variable: loaded.error.variable, message: loaded.error.message };
+  const apiKeys = join(dist, 'auth/api-keys.js');
+  if (env.GATEWAY_API_KEYS !== undefined && existsSync(apiKeys)) {
+    const { parseApiKeys } = await load(apiKeys);
+    const keys = typeof parseApiKeys === 'function' ? parseApiKeys(env.GATEWAY_API_KEYS) : { ok: true };
+    if (!keys.ok) return { ok: false, variable: keys.error.variable, message: keys.error.message };
+  }
+  return { ok: true };
 }
 
 async function nestRoutes() {
@@ -85,13 +106,18 @@ async function replayFacts() {
   const settings = Object.fromEntries(read.map((key) => [key, defaults[key] ?? '']));
   const { CONTROL_ROUTES } = await load(join(dist, 'control-api.js'));
   const routes = Object.entries(CONTROL_ROUTES).flatMap(([path, methods]) => methods.map((method) => ({ method, path })));
-  return { config: { source: `apps/${app}/dist/config.js`, className: null, settings }, portSetting: 'REPLAY_PORT', routes, globalPrefix: false };
+  const facts = { config: { source: `apps/${app}/dist/config.js`, className: null, settings }, portSetting: 'REPLAY_PORT', routes, globalPrefix: false };
+  if (envJson === undefined) return facts;
+  const parsed = parseConfig(JSON.parse(envJson), join(root, 'conformance/transcripts'));
+  const validation = parsed.ok ? { ok: true } : { ok: false, variable: parsed.error.variable, message: parsed.error.message };
+  return { ...facts, validation };
 }
 
 async function nestFacts() {
   const main = join(dist, 'main.js');
   const globalPrefix = existsSync(main) && readFileSync(main, 'utf8').includes('setGlobalPrefix');
-  return { config: await nestConfig(), portSetting: 'HTTP_PORT', routes: await nestRoutes(), globalPrefix };
+  const facts = { config: await nestConfig(), portSetting: 'HTTP_PORT', routes: await nestRoutes(), globalPrefix };
+  return envJson === undefined ? facts : { ...facts, validation: await nestValidation(JSON.parse(envJson)) };
 }
 
 const facts = app === 'replay-provider' ? await replayFacts() : await nestFacts();
