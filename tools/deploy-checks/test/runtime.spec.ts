@@ -1,0 +1,146 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { SUBJECT_ROOTS } from '@llm-stream/contract';
+import {
+  collectSse,
+  getFreePort,
+  httpStatus,
+  repoRoot,
+  startNatsServer,
+  startProcess,
+  waitFor,
+  type ManagedProcess,
+  type NatsServerHandle,
+} from '@llm-stream/testing';
+import { AsyncApiSchemas, errorsOf, loadAsyncApi } from '../src/asyncapi.js';
+import { containerEnvironment } from '../src/deployment-rules.js';
+import { parseDockerfile } from '../src/dockerfile.js';
+import { stageImageLayout } from '../src/image-layout.js';
+import { loadOverlay, renderedSecrets } from '../src/overlay-model.js';
+import { resolveEnv } from '../src/workloads.js';
+
+/**
+ * The dev overlay's Deployments, run as the images would run them, without Docker or a cluster: each app
+ * starts from a staged copy of its runtime image layout (tools/deploy-checks/src/image-layout.ts) with the
+ * environment its Deployment gives it (the example Secrets included). Only what differs between a pod and
+ * this machine is overridden: addresses and ports (loopback, free ports), the NATS URL (one local
+ * nats-server) and with it JETSTREAM_REPLICAS=1. Then the probes must answer on the Deployment's paths, a
+ * lease must match the AsyncAPI document, and a stream must go through gateway, NATS, normalizer and back.
+ */
+const root = repoRoot();
+const model = loadOverlay(root, 'dev');
+const APPS = ['replay-provider', 'gateway', 'normalizer'] as const;
+const DEV_API_KEY = 'dev-key-acme';
+
+interface Running {
+  readonly process: ManagedProcess;
+  readonly baseUrl: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly probes: { readonly liveness: string; readonly readiness: string };
+}
+
+let nats: NatsServerHandle;
+let nc: NatsConnection | undefined;
+const running = new Map<string, Running>();
+const stages: string[] = [];
+
+function entryOf(app: string): (typeof model.apps)[number] {
+  const entry = model.apps.find((candidate) => candidate.app === app);
+  if (entry === undefined) throw new Error(`the dev overlay does not run ${app}`);
+  return entry;
+}
+
+async function start(app: (typeof APPS)[number], overrides: Readonly<Record<string, string>>): Promise<Running> {
+  const { workload, container, facts } = entryOf(app);
+  const parsed = parseDockerfile(readFileSync(join(root, 'apps', app, 'Dockerfile'), 'utf8'));
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const stage = stageImageLayout(root, parsed.value);
+  stages.push(stage);
+  const { env, problems } = containerEnvironment(resolveEnv(model.objects, container), {
+    secrets: renderedSecrets(model.objects),
+    podName: `${workload.metadata.name}-6d9c7b5f4-x2k7p`,
+  });
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  const port = String(await getFreePort());
+  const hostSetting = facts.portSetting.replace(/PORT$/, 'HOST');
+  const finalEnv = { ...env, ...overrides, [facts.portSetting]: port, [hostSetting]: '127.0.0.1' };
+  // Only the Deployment's variables: nothing of this machine's environment reaches the app's settings.
+  const unset = Object.fromEntries(Object.keys(facts.config?.settings ?? {}).map((name) => [name, undefined]));
+  const process = startProcess(globalThis.process.execPath, [`apps/${app}/dist/main.js`], {
+    name: app,
+    cwd: stage,
+    env: { ...unset, NODE_ENV: 'production', ...finalEnv },
+  });
+  const liveness = container.livenessProbe?.httpGet?.path ?? '';
+  const readiness = container.readinessProbe?.httpGet?.path ?? '';
+  const started: Running = { process, baseUrl: `http://127.0.0.1:${port}`, env: finalEnv, probes: { liveness, readiness } };
+  running.set(app, started);
+  await waitFor(async () => (await httpStatus(`${started.baseUrl}${readiness}`)) === 200, {
+    description: `${app} ready on ${readiness}\n${process.describe()}`,
+    timeoutMs: 45_000,
+  });
+  return started;
+}
+
+beforeAll(async () => {
+  nats = await startNatsServer({ jetstream: true });
+  const replay = await start('replay-provider', {});
+  const upstream = { OPENAI_BASE_URL: replay.baseUrl, ANTHROPIC_BASE_URL: replay.baseUrl, GEMINI_BASE_URL: replay.baseUrl };
+  nc = await connect({ servers: nats.url });
+  await start('gateway', { NATS_URL: nats.url, JETSTREAM_REPLICAS: '1', ...upstream });
+  await start('normalizer', { NATS_URL: nats.url, JETSTREAM_REPLICAS: '1' });
+}, 180_000);
+
+afterAll(async () => {
+  await nc?.close();
+  for (const { process } of [...running.values()].reverse()) await process.stop('SIGTERM', 30_000);
+  await nats.stop();
+  for (const stage of stages) rmSync(stage, { recursive: true, force: true });
+}, 90_000);
+
+describe('the dev overlay, run from the image layouts', () => {
+  it.each(APPS)('%s answers its liveness and readiness probes (and metrics)', async (app) => {
+    const started = running.get(app);
+    if (started === undefined) throw new Error(`${app} did not start`);
+    expect(await httpStatus(`${started.baseUrl}${started.probes.liveness}`)).toBe(200);
+    expect(await httpStatus(`${started.baseUrl}${started.probes.readiness}`)).toBe(200);
+    const annotations = entryOf(app).workload.spec.template.metadata?.annotations ?? {};
+    if (annotations['prometheus.io/scrape'] === 'true') {
+      const metrics = await fetch(`${started.baseUrl}${annotations['prometheus.io/path'] ?? ''}`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toMatch(/^# HELP /m);
+    }
+  });
+
+  it('the gateway renews its lease under its pod name, as the AsyncAPI document says', async () => {
+    if (nc === undefined) throw new Error('no NATS connection');
+    const subscription = nc.subscribe(`${SUBJECT_ROOTS.gatewayLease}.>`, { max: 1 });
+    const received = await waitFor(async () => {
+      for await (const message of subscription) return message;
+      return undefined;
+    }, { description: 'a lease renewal', timeoutMs: 10_000 });
+    const document = loadAsyncApi(root);
+    const schemas = new AsyncApiSchemas(root, document, {
+      [`libs/contract/schema/llm-stream-contract.v1.schema.json`]: JSON.parse(readFileSync(join(root, 'libs/contract/schema/llm-stream-contract.v1.schema.json'), 'utf8')) as Record<string, unknown>,
+    });
+    const validate = schemas.compile(document.components.messages['leaseRenewal']?.payload ?? {});
+    expect({ valid: validate(JSON.parse(received.string())), errors: errorsOf(validate) }).toEqual({ valid: true, errors: '' });
+    expect(received.subject).toBe(`${SUBJECT_ROOTS.gatewayLease}.${running.get('gateway')?.env['GATEWAY_ID'] ?? ''}`);
+  });
+
+  it('streams a recorded answer end to end with the example API key and provider key', async () => {
+    const gateway = running.get('gateway');
+    if (gateway === undefined) throw new Error('the gateway did not start');
+    const response = await fetch(`${gateway.baseUrl}/v1/streams/anthropic`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEV_API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'simple_text', max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] }),
+    });
+    expect(response.status).toBe(200);
+    const events = await collectSse(response, { timeoutMs: 30_000 });
+    const types = events.map((event) => (JSON.parse(event.data) as { type: string }).type);
+    expect(types[0]).toBe('stream.start');
+    expect(types[types.length - 1]).toBe('stream.done');
+  });
+});
