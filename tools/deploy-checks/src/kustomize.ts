@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
@@ -31,21 +31,18 @@ export function kustomizeVersion(): string {
 export const OVERLAYS = ['dev', 'production'] as const;
 export type Overlay = (typeof OVERLAYS)[number];
 
-export function renderKustomization(root: string, path: string): { ok: true; objects: KubeObject[] } | { ok: false; error: KustomizeError } {
-  let output: string;
-  try {
-    output = execFileSync(kubectlBinary(), ['kustomize', join(root, path)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr ?? String(error);
-    return { ok: false, error: { code: 'kustomize_failed', message: stderr.trim() } };
-  }
+/** The rendered objects, and what kustomize printed on stderr (deprecation warnings: syntax to replace). */
+export function renderKustomization(root: string, path: string): { ok: true; objects: KubeObject[]; warnings: string } | { ok: false; error: KustomizeError } {
+  const result = spawnSync(kubectlBinary(), ['kustomize', join(root, path)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) return { ok: false, error: { code: 'kustomize_failed', message: (result.stderr || String(result.error)).trim() } };
+  const output = result.stdout;
   const objects: KubeObject[] = [];
   for (const document of parseAllDocuments(output)) {
     if (document.errors.length > 0) return { ok: false, error: { code: 'kustomize_failed', message: document.errors.map(String).join('; ') } };
     const value: unknown = document.toJS();
     if (value !== null) objects.push(value as KubeObject);
   }
-  return { ok: true, objects };
+  return { ok: true, objects, warnings: result.stderr.trim() };
 }
 
 export function renderOverlay(root: string, overlay: Overlay): KubeObject[] {

@@ -14,6 +14,10 @@ describe('the renderer', () => {
 describe.each(OVERLAYS)('overlay %s', (overlay) => {
   const objects = renderOverlay(root, overlay);
 
+  it('renders without warnings (no deprecated kustomize syntax)', () => {
+    expect(renderKustomization(root, `deploy/overlays/${overlay}`)).toMatchObject({ ok: true, warnings: '' });
+  });
+
   it('renders the services, NATS and their policies', () => {
     const kinds = new Set(objects.map((object) => `${object.kind}/${object.metadata.name}`));
     for (const expected of ['Deployment/gateway', 'Deployment/normalizer', 'Deployment/audit-log', 'StatefulSet/nats', 'NetworkPolicy/default-deny']) {

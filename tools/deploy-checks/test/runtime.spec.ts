@@ -27,6 +27,7 @@ import { resolveEnv } from '../src/workloads.js';
  * this machine is overridden: addresses and ports (loopback, free ports), the NATS URL (one local
  * nats-server) and with it JETSTREAM_REPLICAS=1. Then the probes must answer on the Deployment's paths, a
  * lease must match the AsyncAPI document, and a stream must go through gateway, NATS, normalizer and back.
+ * DEPLOY_CHECKS_NODE names another node binary for the apps (the image's release, to try the code on it).
  */
 const root = repoRoot();
 const model = loadOverlay(root, 'dev');
@@ -67,7 +68,7 @@ async function start(app: (typeof APPS)[number], overrides: Readonly<Record<stri
   const finalEnv = { ...env, ...overrides, [facts.portSetting]: port, [hostSetting]: '127.0.0.1' };
   // Only the Deployment's variables: nothing of this machine's environment reaches the app's settings.
   const unset = Object.fromEntries(Object.keys(facts.config?.settings ?? {}).map((name) => [name, undefined]));
-  const process = startProcess(globalThis.process.execPath, [`apps/${app}/dist/main.js`], {
+  const process = startProcess(globalThis.process.env['DEPLOY_CHECKS_NODE'] ?? globalThis.process.execPath, [`apps/${app}/dist/main.js`], {
     name: app,
     cwd: stage,
     env: { ...unset, NODE_ENV: 'production', ...finalEnv },
