@@ -78,9 +78,17 @@ const DECLARED: Readonly<Partial<Record<string, Pick<AppFacts, 'config' | 'route
   },
 };
 
-/** The app's facts, or its declared ones while its config class does not exist yet. */
+/**
+ * The app's facts; for an app still being written, its declared config while it has no config class and its
+ * declared routes while it has no controller yet (each part is replaced as soon as the build has it).
+ */
 export function effectiveFacts(facts: AppFacts): AppFacts & { readonly declaredOnly: boolean } {
   const declared = DECLARED[facts.app];
-  if (facts.config !== null || declared === undefined) return { ...facts, declaredOnly: false };
-  return { ...facts, ...declared, declaredOnly: true };
+  if (declared === undefined) return { ...facts, declaredOnly: false };
+  return {
+    ...facts,
+    config: facts.config ?? declared.config,
+    routes: facts.routes.length > 0 ? facts.routes : declared.routes,
+    declaredOnly: facts.config === null,
+  };
 }
