@@ -1,6 +1,6 @@
 import { getRoutes, type AppFacts, type SettingValue } from './app-facts.js';
 import type { KubeObject } from './kustomize.js';
-import { find, ofKind, preStopSeconds, resolveEnv, resolvePort, selects, envNames, type Container, type ResolvedEnv, type Workload } from './workloads.js';
+import { ofKind, preStopSeconds, resolveEnv, resolvePort, selects, envNames, type Container, type ResolvedEnv, type Workload } from './workloads.js';
 
 /** Variables read by Node.js or the OpenTelemetry SDK rather than by the app's config class. */
 export function isRuntimeVariable(name: string): boolean {
@@ -139,4 +139,3 @@ export function appContainers(objects: readonly KubeObject[], appOf: (image: str
   return found;
 }
 
-export { find };
