@@ -1,0 +1,108 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type ConsumerConfig,
+  type ConsumerInfo,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { nanos } from '@nats-io/nats-core';
+import { STREAM_NAMES } from '@llm-stream/contract';
+import { LlmStreamClientError } from './client-error.js';
+import type { StartedConsumer } from './event-subscription.js';
+import type { TenantStart } from './llm-stream-client-options.js';
+
+/**
+ * Pull batches: small enough that a slow backend holds little in memory (nats.js pulls the next batch only
+ * as the iterator advances), large enough for throughput. `expires` also sets the idle heartbeat (half of
+ * it) by which nats.js notices a consumer lost in a server restart and recreates it.
+ */
+const CONSUME_OPTIONS = { max_messages: 256, expires: 5_000 } as const;
+
+/**
+ * An ordered consumer (ephemeral, no acks, recreated by nats.js from its cursor after a reconnect) over
+ * `filter`, from `start`. `new` and a Date are resolved to a stream sequence first: nats.js recreates an
+ * ordered consumer that has not delivered anything yet from sequence 1, which would replay the whole
+ * history after a reconnect.
+ */
+export function orderedConsumer(js: JetStreamClient, jsm: () => Promise<JetStreamManager>, filter: string, start: TenantStart): () => Promise<StartedConsumer> {
+  return async () => {
+    const startSeq = start === 'all' ? 1 : await resolveStartSeq(await jsm(), filter, start);
+    return {
+      open: async (resumeFrom) => {
+        const consumer = await js.consumers.get(STREAM_NAMES.events, { filter_subjects: filter, opt_start_seq: resumeFrom ?? startSeq });
+        return consumer.consume(CONSUME_OPTIONS);
+      },
+    };
+  };
+}
+
+/** The first stream sequence a `new` or time-based consumer would deliver. */
+async function resolveStartSeq(jsm: JetStreamManager, filter: string, start: 'new' | Date): Promise<number> {
+  if (start === 'new') return (await jsm.streams.info(STREAM_NAMES.events)).state.last_seq + 1;
+  // The server resolves a start time to a sequence when it creates a consumer, and reports the one before it.
+  const probe = await jsm.consumers.add(STREAM_NAMES.events, {
+    ack_policy: AckPolicy.None,
+    deliver_policy: DeliverPolicy.StartTime,
+    opt_start_time: start.toISOString(),
+    filter_subject: filter,
+    inactive_threshold: nanos(10_000),
+    mem_storage: true,
+  });
+  await jsm.consumers.delete(STREAM_NAMES.events, probe.name).catch(() => false);
+  return probe.delivered.stream_seq + 1;
+}
+
+export interface DurableConsumerSettings {
+  readonly name: string;
+  readonly filter: string;
+  readonly since: TenantStart;
+  readonly ackWaitMs: number;
+  /** At most this many delivered, unacknowledged messages: the server stops, nothing overflows the client. */
+  readonly maxAckPending: number;
+}
+
+/**
+ * A durable pull consumer with explicit acks, created on first use and continued afterwards. Its state
+ * (which messages are acknowledged) lives on the server, so it outlives the backend's process.
+ */
+export function durableConsumer(js: JetStreamClient, jsm: () => Promise<JetStreamManager>, settings: DurableConsumerSettings): () => Promise<StartedConsumer> {
+  return async () => {
+    const manager = await jsm();
+    const info = await existingOrNew(manager, settings);
+    const filters = info.config.filter_subjects ?? (info.config.filter_subject === undefined ? [] : [info.config.filter_subject]);
+    if (filters.length !== 1 || filters[0] !== settings.filter) {
+      throw new LlmStreamClientError('consumer_mismatch', `durable consumer ${settings.name} reads ${filters.join(', ') || 'everything'}, not ${settings.filter}`);
+    }
+    return {
+      open: async () => (await js.consumers.get(STREAM_NAMES.events, settings.name)).consume(CONSUME_OPTIONS),
+      redelivery: { pendingAtStart: info.num_ack_pending, ackWaitMs: Math.ceil((info.config.ack_wait ?? nanos(settings.ackWaitMs)) / 1_000_000) },
+    };
+  };
+}
+
+async function existingOrNew(jsm: JetStreamManager, settings: DurableConsumerSettings): Promise<ConsumerInfo> {
+  try {
+    return await jsm.consumers.info(STREAM_NAMES.events, settings.name);
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound)) throw error;
+  }
+  const config: Partial<ConsumerConfig> = {
+    durable_name: settings.name,
+    filter_subject: settings.filter,
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: nanos(settings.ackWaitMs),
+    max_deliver: -1,
+    max_ack_pending: settings.maxAckPending,
+    ...startConfig(settings.since),
+  };
+  return jsm.consumers.add(STREAM_NAMES.events, config);
+}
+
+function startConfig(since: TenantStart): Partial<ConsumerConfig> {
+  if (since === 'all') return { deliver_policy: DeliverPolicy.All };
+  if (since === 'new') return { deliver_policy: DeliverPolicy.New };
+  return { deliver_policy: DeliverPolicy.StartTime, opt_start_time: since.toISOString() };
+}
