@@ -5,8 +5,15 @@ import { LlmStreamClientError } from './client-error.js';
 /** What {@link ConsumerPump.next} got: a message, the deadline, or the end after {@link ConsumerPump.close}. */
 export type PumpResult = { readonly kind: 'message'; readonly message: JsMsg } | { readonly kind: 'timeout' } | { readonly kind: 'ended' };
 
-/** Opens (or reopens) a consumer's messages; `resumeFrom` is the stream sequence to continue at, if known. */
-export type OpenConsumer = (resumeFrom: number | undefined) => Promise<ConsumerMessages>;
+/** A consumer's messages, and what to do with the consumer once they are no longer read. */
+export interface OpenedConsumer {
+  readonly messages: ConsumerMessages;
+  /** Ephemeral consumers are deleted rather than left to expire on the server. */
+  readonly dispose?: () => Promise<void>;
+}
+
+/** Opens (or reopens) a consumer; `resumeFrom` is the stream sequence to continue at, if known. */
+export type OpenConsumer = (resumeFrom: number | undefined) => Promise<OpenedConsumer>;
 
 const REOPEN_BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000] as const;
 
@@ -20,7 +27,7 @@ const REOPEN_BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000] as const;
  * missing stream is a setup error, not a transient one).
  */
 export class ConsumerPump {
-  private messages: ConsumerMessages | undefined;
+  private consumer: OpenedConsumer | undefined;
   private iterator: AsyncIterator<JsMsg> | undefined;
   /** A `next()` that lost a race against the deadline: the next call waits for it instead of asking again. */
   private pending: Promise<IteratorResult<JsMsg>> | undefined;
@@ -62,6 +69,7 @@ export class ConsumerPump {
       if (this.nc.isClosed()) throw new LlmStreamClientError('connection_closed', 'the NATS connection was closed');
       this.iterator = undefined;
       this.reopenCount += 1;
+      await this.stop(this.consumer);
     }
   }
 
@@ -70,9 +78,20 @@ export class ConsumerPump {
    * so a durable subscription can hand them back (nak) instead of leaving them to the ack wait.
    */
   async close(): Promise<void> {
+    if (this.closing) return;
     this.closing = true;
     this.wakeUp?.();
-    await this.messages?.close();
+    await this.stop(this.consumer);
+  }
+
+  /**
+   * `ConsumerMessages.close()` settles only once its iterator reaches the end marker, which needs a reader:
+   * it is not awaited (its pull subscription and timers stop at once).
+   */
+  private async stop(consumer: OpenedConsumer | undefined): Promise<void> {
+    if (consumer === undefined) return;
+    void consumer.messages.close();
+    await consumer.dispose?.().catch(() => undefined);
   }
 
   private async reopen(): Promise<AsyncIterator<JsMsg> | undefined> {
@@ -80,15 +99,15 @@ export class ConsumerPump {
       if (this.opened || attempt > 0) await this.pause(REOPEN_BACKOFF_MS[Math.min(attempt, REOPEN_BACKOFF_MS.length - 1)] ?? 0);
       if (this.isClosing()) break;
       try {
-        this.messages = await this.open(this.resumeFrom);
+        this.consumer = await this.open(this.resumeFrom);
       } catch (error) {
         if (!this.opened) throw error;
         if (this.nc.isClosed()) throw new LlmStreamClientError('connection_closed', 'the NATS connection was closed', { cause: error });
         continue;
       }
       this.opened = true;
-      this.iterator = this.messages[Symbol.asyncIterator]();
-      if (this.isClosing()) await this.messages.close();
+      this.iterator = this.consumer.messages[Symbol.asyncIterator]();
+      if (this.isClosing()) await this.stop(this.consumer);
       return this.iterator;
     }
     return undefined;

@@ -33,7 +33,12 @@ export function orderedConsumer(js: JetStreamClient, jsm: () => Promise<JetStrea
     return {
       open: async (resumeFrom) => {
         const consumer = await js.consumers.get(STREAM_NAMES.events, { filter_subjects: filter, opt_start_seq: resumeFrom ?? startSeq });
-        return consumer.consume(CONSUME_OPTIONS);
+        return {
+          messages: await consumer.consume(CONSUME_OPTIONS),
+          dispose: async () => {
+            await consumer.delete();
+          },
+        };
       },
     };
   };
@@ -77,7 +82,7 @@ export function durableConsumer(js: JetStreamClient, jsm: () => Promise<JetStrea
       throw new LlmStreamClientError('consumer_mismatch', `durable consumer ${settings.name} reads ${filters.join(', ') || 'everything'}, not ${settings.filter}`);
     }
     return {
-      open: async () => (await js.consumers.get(STREAM_NAMES.events, settings.name)).consume(CONSUME_OPTIONS),
+      open: async () => ({ messages: await (await js.consumers.get(STREAM_NAMES.events, settings.name)).consume(CONSUME_OPTIONS) }),
       redelivery: { pendingAtStart: info.num_ack_pending, ackWaitMs: Math.ceil((info.config.ack_wait ?? nanos(settings.ackWaitMs)) / 1_000_000) },
     };
   };

@@ -64,6 +64,8 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
     reopens: 0,
   };
   private pump: ConsumerPump | undefined;
+  private readonly startedAt: Promise<void>;
+  private markStarted: (error?: unknown) => void = () => undefined;
   private iterated = false;
   private closed = false;
 
@@ -81,6 +83,23 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
     this.ledger = new DeliveryLedger(plan.acking);
     if (plan.single !== undefined) this.sequencer.track(plan.single.streamId, plan.single.afterSeq);
     settings.signal?.addEventListener('abort', () => void this.close(), { once: true });
+    this.startedAt = new Promise<void>((resolve, reject) => {
+      this.markStarted = (error) => {
+        if (error === undefined) resolve();
+        else reject(error instanceof Error ? error : new Error('the subscription could not start', { cause: error }));
+      };
+    });
+    // Nobody has to wait for the start: a failure also surfaces in the iteration.
+    this.startedAt.catch(() => undefined);
+  }
+
+  /**
+   * Resolves once the iteration has set up its consumer and fixed its starting point (for `new` or a Date,
+   * the last stored event before which nothing is delivered); rejects if it could not. Only an iteration
+   * starts a subscription.
+   */
+  started(): Promise<void> {
+    return this.startedAt;
   }
 
   get stats(): SubscriptionStats {
@@ -102,7 +121,14 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
 
   private async *run(): AsyncGenerator<ContractEvent, void, undefined> {
     if (this.closed) return;
-    const started = await this.plan.start();
+    let started: StartedConsumer;
+    try {
+      started = await this.plan.start();
+      this.markStarted();
+    } catch (error) {
+      this.markStarted(error);
+      throw error;
+    }
     const pump = new ConsumerPump(this.nc, started.open);
     this.pump = pump;
     const window = started.redelivery && new RedeliveryWindow(started.redelivery.pendingAtStart, Date.now(), started.redelivery.ackWaitMs, this.settings.gapTimeoutMs);
