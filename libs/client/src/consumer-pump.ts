@@ -1,30 +1,37 @@
-import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/nats-core';
+import type { JsMsg } from '@nats-io/jetstream';
+import type { NatsConnection, Status } from '@nats-io/nats-core';
 import { LlmStreamClientError } from './client-error.js';
 
 /** What {@link ConsumerPump.next} got: a message, the deadline, or the end after {@link ConsumerPump.close}. */
 export type PumpResult = { readonly kind: 'message'; readonly message: JsMsg } | { readonly kind: 'timeout' } | { readonly kind: 'ended' };
 
-/** A consumer's messages, and what to do with the consumer once they are no longer read. */
+/** A consumer being read. */
 export interface OpenedConsumer {
-  readonly messages: ConsumerMessages;
-  /** Ephemeral consumers are deleted rather than left to expire on the server. */
-  readonly dispose?: () => Promise<void>;
+  /** Its messages; after `stop()` they end once what was already received has been read. */
+  readonly messages: AsyncIterator<JsMsg>;
+  /**
+   * Stops delivery at once and releases the consumer (an ephemeral one is deleted). Never waits: closing
+   * nats.js's messages settles only when a reader reaches their end, and a delete may wait for JetStream.
+   */
+  readonly stop: () => void;
+  /** Removes and returns what was received and not yet read (to hand it back); absent if it cannot. */
+  readonly takeReceived?: () => JsMsg[];
 }
 
 /** Opens (or reopens) a consumer; `resumeFrom` is the stream sequence to continue at, if known. */
 export type OpenConsumer = (resumeFrom: number | undefined) => Promise<OpenedConsumer>;
 
-const REOPEN_BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000] as const;
+const REOPEN_BACKOFF_MS = [100, 250, 500, 1_000, 2_000, 5_000] as const;
 
 /**
- * Reads one JetStream consumer's messages with a deadline, and keeps reading across failures.
+ * Reads one JetStream consumer's messages with a deadline, and keeps reading across reconnects and failures.
  *
- * nats.js already carries a consumer across reconnects (an ordered consumer is recreated from its cursor, a
- * durable one is pulled again). Should the message iterator still end or fail while the connection lives,
- * the pump opens the consumer again after a backoff, at the stream sequence after the last message it
- * passed on; the subscriptions drop whatever is delivered twice by seq. Only the first open may fail (a
- * missing stream is a setup error, not a transient one).
+ * After a reconnect the pump opens the consumer again itself, at the stream sequence after the last message
+ * it passed on (a durable consumer continues from its acks). nats.js would also recover the consumer, but
+ * its pull accounting can stall until the pending pull expires; a fresh consumer resumes at once. The same
+ * happens, after a backoff, if the message iterator ends or fails while the connection lives. Messages the
+ * old consumer had already received are still passed on first; the subscriptions drop by seq whatever
+ * arrives twice. Only the first open may fail (a missing stream is a setup error, not a transient one).
  */
 export class ConsumerPump {
   private consumer: OpenedConsumer | undefined;
@@ -36,13 +43,17 @@ export class ConsumerPump {
   private opened = false;
   private wakeUp: (() => void) | undefined;
   private reopenCount = 0;
+  private readonly statuses: AsyncIterable<Status>;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly open: OpenConsumer,
-  ) {}
+  ) {
+    this.statuses = nc.status();
+    void this.watchReconnects();
+  }
 
-  /** How many times the consumer was opened again after its messages ended unexpectedly. */
+  /** How many times the consumer was opened again (after a reconnect, or after its messages ended). */
   get reopens(): number {
     return this.reopenCount;
   }
@@ -65,38 +76,42 @@ export class ConsumerPump {
         this.resumeFrom = result.value.seq + 1;
         return { kind: 'message', message: result.value };
       }
-      if (this.closing) return { kind: 'ended' };
+      if (this.isClosing()) return { kind: 'ended' };
       if (this.nc.isClosed()) throw new LlmStreamClientError('connection_closed', 'the NATS connection was closed');
+      this.stop(this.consumer);
       this.iterator = undefined;
       this.reopenCount += 1;
-      await this.stop(this.consumer);
     }
   }
 
-  /**
-   * Stops the consumer. Messages it had already received are still returned by {@link next}, then `ended`,
-   * so a durable subscription can hand them back (nak) instead of leaving them to the ack wait.
-   */
-  async close(): Promise<void> {
+  /** Messages received and not read when the pump was closed, removed (to hand back to the server). */
+  takeReceived(): JsMsg[] {
+    return this.consumer?.takeReceived?.() ?? [];
+  }
+
+  /** Stops the consumer; {@link next} then returns what was already received, then `ended`. */
+  close(): void {
     if (this.closing) return;
     this.closing = true;
     this.wakeUp?.();
-    await this.stop(this.consumer);
+    stopIterating(this.statuses);
+    this.stop(this.consumer);
   }
 
-  /**
-   * `ConsumerMessages.close()` settles only once its iterator reaches the end marker, which needs a reader:
-   * it is not awaited (its pull subscription and timers stop at once).
-   */
-  private async stop(consumer: OpenedConsumer | undefined): Promise<void> {
-    if (consumer === undefined) return;
-    void consumer.messages.close();
-    await consumer.dispose?.().catch(() => undefined);
+  private async watchReconnects(): Promise<void> {
+    for await (const status of this.statuses) {
+      // Ending the old consumer's messages makes next() open a new one once it has passed on what is left.
+      if (status.type === 'reconnect' && !this.isClosing()) this.stop(this.consumer);
+    }
+  }
+
+  private stop(consumer: OpenedConsumer | undefined): void {
+    consumer?.stop();
   }
 
   private async reopen(): Promise<AsyncIterator<JsMsg> | undefined> {
     for (let attempt = 0; !this.isClosing(); attempt += 1) {
-      if (this.opened || attempt > 0) await this.pause(REOPEN_BACKOFF_MS[Math.min(attempt, REOPEN_BACKOFF_MS.length - 1)] ?? 0);
+      if (this.opened) await this.pause(REOPEN_BACKOFF_MS[Math.min(attempt, REOPEN_BACKOFF_MS.length - 1)] ?? 0);
       if (this.isClosing()) break;
       try {
         this.consumer = await this.open(this.resumeFrom);
@@ -106,8 +121,8 @@ export class ConsumerPump {
         continue;
       }
       this.opened = true;
-      this.iterator = this.consumer.messages[Symbol.asyncIterator]();
-      if (this.isClosing()) await this.stop(this.consumer);
+      this.iterator = this.consumer.messages;
+      if (this.isClosing()) this.stop(this.consumer);
       return this.iterator;
     }
     return undefined;
@@ -128,6 +143,12 @@ export class ConsumerPump {
       };
     });
   }
+}
+
+/** `nc.status()` is typed as a plain AsyncIterable; nats.js returns a queued iterator that can be stopped. */
+function stopIterating(iterable: AsyncIterable<Status>): void {
+  const stop = (iterable as { stop?: unknown }).stop;
+  if (typeof stop === 'function') stop.call(iterable);
 }
 
 /** Settles with the promise's result, or with `timeout` at `deadline`; the timer never outlives the race. */

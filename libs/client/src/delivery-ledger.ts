@@ -13,14 +13,18 @@ export interface Delivery {
  *   delivering it;
  * - a message that is not needed (a duplicate of an event already processed or held through another
  *   message, an event before a stream's start) is acknowledged at once, and an invalid one terminated;
- * - when the subscription stops, everything still owed is handed back (nak) for immediate redelivery.
+ * - when the subscription stops, everything still owed is handed back (nak) for a prompt redelivery.
  *
  * Without acks (an ordered consumer) every method only does the bookkeeping a caller reads.
  */
 export class DeliveryLedger {
   private readonly owned = new Map<number, Delivery>();
 
-  constructor(private readonly acking: boolean) {}
+  /** `handBackDelayMs`: how long a handed-back message waits before it is redelivered. */
+  constructor(
+    private readonly acking: boolean,
+    private readonly handBackDelayMs = 0,
+  ) {}
 
   /** Messages held or queued and not yet acknowledged. */
   get outstanding(): number {
@@ -59,15 +63,15 @@ export class DeliveryLedger {
     if (this.acking) msg.term(reason);
   }
 
-  /** A message received after the subscription stopped: redelivered at once to the next reader. */
+  /** A message received but not delivered when the subscription stopped: redelivered to the next reader. */
   handBack(msg: JsMsg): void {
-    if (this.acking) msg.nak();
+    if (this.acking) msg.nak(this.handBackDelayMs);
   }
 
   /** Hands back every message still kept. */
   handBackAll(): void {
     if (!this.acking) return;
-    for (const delivery of this.owned.values()) delivery.msg.nak();
+    for (const delivery of this.owned.values()) delivery.msg.nak(this.handBackDelayMs);
     this.owned.clear();
   }
 }

@@ -7,19 +7,34 @@ import {
   type ConsumerInfo,
   type JetStreamClient,
   type JetStreamManager,
+  type JsMsg,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
 import { STREAM_NAMES } from '@llm-stream/contract';
 import { LlmStreamClientError } from './client-error.js';
 import type { StartedConsumer } from './event-subscription.js';
 import type { TenantStart } from './llm-stream-client-options.js';
+import { MessageQueue } from './message-queue.js';
 
 /**
- * Pull batches: small enough that a slow backend holds little in memory (nats.js pulls the next batch only
- * as the iterator advances), large enough for throughput. `expires` also sets the idle heartbeat (half of
- * it) by which nats.js notices a consumer lost in a server restart and recreates it.
+ * Ordered consumers are read through nats.js's iterator, which pulls the next batch only as it advances: a
+ * slow backend holds at most about one batch in memory.
  */
-const CONSUME_OPTIONS = { max_messages: 256, expires: 5_000 } as const;
+const ORDERED_CONSUME = { max_messages: 256, expires: 5_000 } as const;
+
+/**
+ * Durable consumers are read through a callback into the client's own queue (bounded by the server's
+ * `max_ack_pending`), so that stopping never runs a deferred pull. A pull request outlives the reader that
+ * made it until it expires, and the server may deliver into it; short pulls keep that time short.
+ */
+const DURABLE_CONSUME = { max_messages: 256, expires: 2_000 } as const;
+
+/**
+ * Messages handed back when a durable reader stops are redelivered after this delay, once every pull
+ * request of the stopped reader has expired: redelivered sooner, they could go to that dead reader and
+ * wait a whole ack wait.
+ */
+export const HAND_BACK_DELAY_MS = DURABLE_CONSUME.expires + 1_000;
 
 /**
  * An ordered consumer (ephemeral, no acks, recreated by nats.js from its cursor after a reconnect) over
@@ -27,16 +42,24 @@ const CONSUME_OPTIONS = { max_messages: 256, expires: 5_000 } as const;
  * ordered consumer that has not delivered anything yet from sequence 1, which would replay the whole
  * history after a reconnect.
  */
-export function orderedConsumer(js: JetStreamClient, jsm: () => Promise<JetStreamManager>, filter: string, start: TenantStart): () => Promise<StartedConsumer> {
+export function orderedConsumer(
+  js: JetStreamClient,
+  jsm: () => Promise<JetStreamManager>,
+  filter: string,
+  start: TenantStart,
+): () => Promise<StartedConsumer> {
   return async () => {
     const startSeq = start === 'all' ? 1 : await resolveStartSeq(await jsm(), filter, start);
     return {
       open: async (resumeFrom) => {
         const consumer = await js.consumers.get(STREAM_NAMES.events, { filter_subjects: filter, opt_start_seq: resumeFrom ?? startSeq });
+        const messages = await consumer.consume(ORDERED_CONSUME);
         return {
-          messages: await consumer.consume(CONSUME_OPTIONS),
-          dispose: async () => {
-            await consumer.delete();
+          messages: messages[Symbol.asyncIterator](),
+          stop: () => {
+            void messages.close();
+            // Deleted rather than left to expire on the server (an ordered consumer is never reused).
+            void consumer.delete().catch(() => false);
           },
         };
       },
@@ -73,17 +96,43 @@ export interface DurableConsumerSettings {
  * A durable pull consumer with explicit acks, created on first use and continued afterwards. Its state
  * (which messages are acknowledged) lives on the server, so it outlives the backend's process.
  */
-export function durableConsumer(js: JetStreamClient, jsm: () => Promise<JetStreamManager>, settings: DurableConsumerSettings): () => Promise<StartedConsumer> {
+export function durableConsumer(
+  js: JetStreamClient,
+  jsm: () => Promise<JetStreamManager>,
+  settings: DurableConsumerSettings,
+): () => Promise<StartedConsumer> {
   return async () => {
     const manager = await jsm();
     const info = await existingOrNew(manager, settings);
     const filters = info.config.filter_subjects ?? (info.config.filter_subject === undefined ? [] : [info.config.filter_subject]);
     if (filters.length !== 1 || filters[0] !== settings.filter) {
-      throw new LlmStreamClientError('consumer_mismatch', `durable consumer ${settings.name} reads ${filters.join(', ') || 'everything'}, not ${settings.filter}`);
+      const reads = filters.join(', ') || 'everything';
+      throw new LlmStreamClientError('consumer_mismatch', `durable consumer ${settings.name} reads ${reads}, not ${settings.filter}`);
     }
     return {
-      open: async () => ({ messages: await (await js.consumers.get(STREAM_NAMES.events, settings.name)).consume(CONSUME_OPTIONS) }),
-      redelivery: { pendingAtStart: info.num_ack_pending, ackWaitMs: Math.ceil((info.config.ack_wait ?? nanos(settings.ackWaitMs)) / 1_000_000) },
+      open: async () => {
+        const queue = new MessageQueue<JsMsg>();
+        const consumer = await js.consumers.get(STREAM_NAMES.events, settings.name);
+        const messages = await consumer.consume({ ...DURABLE_CONSUME, callback: (msg) => {
+            queue.push(msg);
+          },
+        });
+        void messages.closed().then(() => {
+          queue.end();
+        });
+        return {
+          messages: queue,
+          stop: () => {
+            void messages.close();
+            queue.end();
+          },
+          takeReceived: () => queue.takeAll(),
+        };
+      },
+      redelivery: {
+        pendingAtStart: info.num_ack_pending,
+        withinMs: Math.max(HAND_BACK_DELAY_MS, Math.ceil((info.config.ack_wait ?? nanos(settings.ackWaitMs)) / 1_000_000)),
+      },
     };
   };
 }

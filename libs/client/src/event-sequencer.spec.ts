@@ -74,7 +74,10 @@ describe('EventSequencer', () => {
     expect(expiry?.kind).toBe('joined');
     if (expiry?.kind === 'joined') expect(seqs(expiry.release)).toEqual([5, 6]);
     expect(sequencer.accept(event('st_a', 4), 'm4', 1_200).verdict).toBe('skipped');
-    expect(seqs(sequencer.accept(event('st_a', 7), 'm7', 1_200))).toEqual([7]);
+    expect(seqs(sequencer.accept(event('st_a', 7, true), 'm7', 1_200))).toEqual([7]);
+    // Still before its start, not a duplicate, once the stream has ended.
+    expect(sequencer.accept(event('st_a', 3), 'm3', 1_300).verdict).toBe('skipped');
+    expect(sequencer.accept(event('st_a', 6), 'm6', 1_300).verdict).toBe('duplicate');
   });
 
   it('never joins before the redelivery window closes', () => {
@@ -152,7 +155,10 @@ describe('EventSequencer', () => {
         );
         return fc.tuple(fc.constant(lengths), fc.shuffledSubarray(copies, { minLength: 0 }), fc.constant(copies));
       })
-      .chain(([lengths, extra, copies]) => fc.tuple(fc.constant(lengths), fc.shuffledSubarray([...copies, ...extra], { minLength: copies.length + extra.length })));
+      .chain(([lengths, extra, copies]) => {
+        const all = [...copies, ...extra];
+        return fc.tuple(fc.constant(lengths), fc.shuffledSubarray(all, { minLength: all.length }));
+      });
     fc.assert(
       fc.property(arrival, fc.boolean(), ([lengths, messages], knownStart) => {
         const sequencer = new EventSequencer<null>({ gapTimeoutMs: 1_000, maxHeld: 1_000, maxFinished: 100 });
@@ -162,7 +168,9 @@ describe('EventSequencer', () => {
         for (const message of messages) {
           const result = sequencer.accept(event(message.stream, message.seq, message.terminal), null, 0);
           if (result.verdict === 'duplicate') duplicates += 1;
-          for (const item of result.released) delivered.set(item.event.stream_id, [...(delivered.get(item.event.stream_id) ?? []), item.event.seq]);
+          for (const { event: released } of result.released) {
+            delivered.set(released.stream_id, [...(delivered.get(released.stream_id) ?? []), released.seq]);
+          }
         }
         lengths.forEach((length, stream) => {
           expect(delivered.get(`st_${stream}`)).toEqual(Array.from({ length }, (_, index) => index + 1));

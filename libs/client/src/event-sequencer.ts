@@ -66,8 +66,8 @@ interface ActiveStream<T> {
  */
 export class EventSequencer<T> {
   private readonly active = new Map<string, ActiveStream<T>>();
-  /** Finished streams: their terminal seq, in finishing order (a Map iterates in insertion order). */
-  private readonly finished = new Map<string, number>();
+  /** Finished streams: their start and terminal seq, in finishing order (a Map iterates in insertion order). */
+  private readonly finished = new Map<string, { readonly start: number; readonly terminal: number }>();
   /** Streams with held events: the only ones with a deadline. */
   private readonly holding = new Set<string>();
   private heldTotal = 0;
@@ -103,8 +103,8 @@ export class EventSequencer<T> {
 
   accept(event: ContractEvent, token: T, now: number): AcceptResult<T> {
     const { stream_id: streamId, seq } = event;
-    const terminalSeq = this.finished.get(streamId);
-    if (terminalSeq !== undefined) return verdict(seq <= terminalSeq ? 'duplicate' : 'after_terminal');
+    const ended = this.finished.get(streamId);
+    if (ended !== undefined) return verdict(seq < ended.start ? 'skipped' : seq <= ended.terminal ? 'duplicate' : 'after_terminal');
     let stream = this.active.get(streamId);
     if (stream === undefined) {
       stream = { floor: undefined, start: 1, held: new Map(), heldSince: undefined };
@@ -215,11 +215,12 @@ export class EventSequencer<T> {
 
   /** Ends a stream; returns its held events, which all follow the terminal event. */
   private finish(streamId: string, terminalSeq: number): SequencedEvent<T>[] {
-    const discarded = [...(this.active.get(streamId)?.held.values() ?? [])];
+    const stream = this.active.get(streamId);
+    const discarded = [...(stream?.held.values() ?? [])];
     this.heldTotal -= discarded.length;
     this.active.delete(streamId);
     this.holding.delete(streamId);
-    this.finished.set(streamId, terminalSeq);
+    this.finished.set(streamId, { start: Math.min(stream?.start ?? 1, terminalSeq), terminal: terminalSeq });
     for (const oldest of this.finished.keys()) {
       if (this.finished.size <= this.options.maxFinished) break;
       this.finished.delete(oldest);

@@ -13,8 +13,11 @@ import type { GapHandler, InvalidEventCode, InvalidEventHandler, SubscriptionSta
 /** A consumer ready to be read. */
 export interface StartedConsumer {
   readonly open: OpenConsumer;
-  /** Durable consumers: what the consumer still owed earlier readers when this one started. */
-  readonly redelivery?: { readonly pendingAtStart: number; readonly ackWaitMs: number };
+  /**
+   * Durable consumers: how many messages earlier readers left unacknowledged, and the time within which
+   * all of them are redelivered (the ack wait, or the hand-back delay if longer).
+   */
+  readonly redelivery?: { readonly pendingAtStart: number; readonly withinMs: number };
 }
 
 /** What a subscription reads and how it settles what it read. */
@@ -23,6 +26,8 @@ export interface SubscriptionPlan {
   readonly start: () => Promise<StartedConsumer>;
   /** Explicit acks: a durable consumer. */
   readonly acking: boolean;
+  /** Durable consumers: redelivery delay of the messages handed back when the subscription stops. */
+  readonly handBackDelayMs?: number;
   readonly checkpoints?: SeqCheckpointStore;
   /** One stream read after `afterSeq`; the iteration ends with its terminal event. */
   readonly single?: { readonly streamId: string; readonly afterSeq: number };
@@ -46,8 +51,9 @@ type Counters = { -readonly [K in keyof SubscriptionStats]: SubscriptionStats[K]
  *
  * With a durable consumer an event is acknowledged when the loop asks for the next one (after the
  * checkpoint store, if any, saved it): an event the backend was still processing when it died is delivered
- * again to the next reader. Leaving the loop (break, throw, close) hands every unacknowledged message back
- * to the server for immediate redelivery.
+ * again to the next reader. {@link close} ends the loop after the current event, which counts as processed;
+ * leaving the loop with `break` or a throw does not acknowledge the current event. Either way every
+ * unacknowledged message is handed back to the server for a prompt redelivery to the next reader.
  */
 export class EventSubscription implements AsyncIterable<ContractEvent> {
   private readonly sequencer: EventSequencer<Delivery>;
@@ -80,7 +86,7 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
       maxHeld: settings.maxHeldEvents,
       maxFinished: settings.maxFinishedStreams,
     });
-    this.ledger = new DeliveryLedger(plan.acking);
+    this.ledger = new DeliveryLedger(plan.acking, plan.handBackDelayMs);
     if (plan.single !== undefined) this.sequencer.track(plan.single.streamId, plan.single.afterSeq);
     settings.signal?.addEventListener('abort', () => void this.close(), { once: true });
     this.startedAt = new Promise<void>((resolve, reject) => {
@@ -107,10 +113,11 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
   }
 
   /** Ends the iteration: the loop leaves after the event it is processing (or at once if it is waiting). */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.closed = true;
-    await this.pump?.close();
+    this.pump?.close();
     if (!this.iterated) this.onEnded(this);
+    return Promise.resolve();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ContractEvent> {
@@ -131,7 +138,8 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
     }
     const pump = new ConsumerPump(this.nc, started.open);
     this.pump = pump;
-    const window = started.redelivery && new RedeliveryWindow(started.redelivery.pendingAtStart, Date.now(), started.redelivery.ackWaitMs, this.settings.gapTimeoutMs);
+    const owed = started.redelivery;
+    const window = owed && new RedeliveryWindow(owed.pendingAtStart, Date.now(), owed.withinMs, this.settings.gapTimeoutMs);
     if (window !== undefined) this.sequencer.setJoinNotBefore(window.joinNotBefore);
     const single = this.plan.single;
     try {
@@ -149,14 +157,14 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
         this.expireHolds();
       }
     } finally {
-      await this.cleanUp(pump);
+      this.cleanUp(pump);
     }
   }
 
   private async accept(msg: JsMsg, window: RedeliveryWindow | undefined): Promise<void> {
-    if (window?.observe(msg, Date.now()) === true) this.sequencer.setJoinNotBefore(0);
     // A redelivery of a message still held or queued: nothing new, and never to be acked early.
     if (this.ledger.refresh(msg)) return;
+    if (window?.observe(msg, Date.now()) === true) this.sequencer.setJoinNotBefore(0);
     const read = readEventMessage(msg.subject, msg.string(), this.settings.validate);
     if (!read.ok) {
       this.report(read.error.code, read.error.message, msg);
@@ -237,21 +245,14 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
     this.settings.onInvalid?.({ code, message, subject: msg.subject, streamSequence: msg.seq });
   }
 
-  private async cleanUp(pump: ConsumerPump): Promise<void> {
+  private cleanUp(pump: ConsumerPump): void {
     this.closed = true;
-    try {
-      await pump.close();
-      if (this.plan.acking && !this.nc.isClosed()) {
-        this.ledger.handBackAll();
-        // Messages the consumer had already pulled: back to the server too, not left to the ack wait.
-        for (let next = await pump.next(undefined); next.kind === 'message'; next = await pump.next(undefined)) {
-          this.ledger.handBack(next.message);
-        }
-      }
-    } catch {
-      // Best effort: whatever was not handed back is redelivered after the ack wait.
-    } finally {
-      this.onEnded(this);
+    pump.close();
+    // Everything received and not acknowledged goes back to the server, not left to the ack wait.
+    if (this.plan.acking && !this.nc.isClosed()) {
+      this.ledger.handBackAll();
+      for (const msg of pump.takeReceived()) this.ledger.handBack(msg);
     }
+    this.onEnded(this);
   }
 }

@@ -80,7 +80,8 @@ export function checkConsumerName(name: string): void {
 
 /** A count or a duration that must be a positive integer (`zeroAllowed` for an afterSeq). */
 export function checkCount(name: string, value: number, zeroAllowed = false): void {
-  if (!Number.isSafeInteger(value) || value < (zeroAllowed ? 0 : 1)) throw invalid(`${name} must be a ${zeroAllowed ? 'non-negative' : 'positive'} integer, not ${value}`);
+  if (Number.isSafeInteger(value) && value >= (zeroAllowed ? 0 : 1)) return;
+  throw invalid(`${name} must be a ${zeroAllowed ? 'non-negative' : 'positive'} integer, not ${value}`);
 }
 
 export function checkStart(since: TenantStart): void {

@@ -131,7 +131,8 @@ describe('LlmStreamClient.stream and result (real nats-server)', () => {
     const events = toolCallStream(nextStreamId(), TENANT, 'completed');
     await publishStored(nc, jsm, TENANT, events);
     const outcome = await client.result(events[0]!.stream_id);
-    expect(outcome).toMatchObject({ status: 'completed', stopReason: 'tool_use', text: 'Checking the schedule.', unexecutableToolCalls: [] });
+    expect(outcome).toMatchObject({ status: 'completed', stopReason: 'tool_use', text: 'Checking the schedule.' });
+    expect(outcome.unexecutableToolCalls).toEqual([]);
     expect(outcome.toolCalls).toEqual([{ index: 1, name: 'get_schedule', callId: 'toolu_01', arguments: { date: '2026-07-23' } }]);
   });
 
@@ -142,7 +143,14 @@ describe('LlmStreamClient.stream and result (real nats-server)', () => {
     expect(outcome.status).toBe('interrupted');
     expect(outcome.toolCalls).toEqual([]);
     expect(outcome.unexecutableToolCalls).toEqual([
-      { index: 1, name: 'get_schedule', callId: 'toolu_01', rawArguments: '{"date":"2026-07-23"}', closed: true, reason: 'stream_interrupted' },
+      {
+        index: 1,
+        name: 'get_schedule',
+        callId: 'toolu_01',
+        rawArguments: '{"date":"2026-07-23"}',
+        closed: true,
+        reason: 'stream_interrupted',
+      },
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import type { ContractEvent } from '@llm-stream/contract';
-import { startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
+import { STREAM_NAMES, eventsSubject, type ContractEvent } from '@llm-stream/contract';
+import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
 import { keys, ofStream, publishEvents, publishStored, range, take, waitForStored } from '../test/nats-events.js';
 import { textStream, toolCallStream, words } from '../test/stream-fixtures.js';
 import { LlmStreamClientError } from './client-error.js';
@@ -94,7 +94,10 @@ describe('LlmStreamClient.tenantStreams (real nats-server)', () => {
     const earlier = textStream('st_earlier', tenant, words(1));
     const later = textStream('st_later', tenant, words(1));
     await publishStored(nc, jsm, tenant, earlier);
-    const since = new Date();
+    // Just after the last earlier event's server time (ns) in whole ms, and the later ones stored after it.
+    const last = await jsm.streams.getMessage(STREAM_NAMES.events, { last_by_subj: eventsSubject(tenant, 'st_earlier') });
+    const since = new Date(Math.floor(Date.parse(last!.timestamp)) + 1);
+    await waitFor(() => Date.now() > since.getTime() + 1, { description: 'the clock to pass the start time' });
     await publishStored(nc, jsm, tenant, later);
     const subscription = client.tenantStreams({ since });
     const delivered = await take(subscription[Symbol.asyncIterator](), later.length);
@@ -108,7 +111,8 @@ describe('LlmStreamClient.tenantStreams (real nats-server)', () => {
     await publishStored(nc, jsm, tenant, gappy.filter((event) => event.seq !== 3));
 
     const strict = new LlmStreamClient(nc, { tenant, gapTimeoutMs: 200 });
-    const failure: unknown = await take(strict.tenantStreams({ since: 'all' })[Symbol.asyncIterator](), gappy.length).catch((error: unknown) => error);
+    const strictRun = strict.tenantStreams({ since: 'all' });
+    const failure: unknown = await take(strictRun[Symbol.asyncIterator](), gappy.length).catch((error: unknown) => error);
     expect(failure).toMatchObject({ name: 'StreamGapError', streamId: 'st_gappy', expectedSeq: 3 });
     await strict.close();
 
@@ -125,7 +129,8 @@ describe('LlmStreamClient.tenantStreams (real nats-server)', () => {
   it('client.close() ends every iteration of the client', async () => {
     const tenant = nextTenant();
     const client = new LlmStreamClient(nc, { tenant });
-    const iterators = [client.tenantStreams(), client.tenantStreams({ since: 'all' })].map((subscription) => subscription[Symbol.asyncIterator]());
+    const subscriptions = [client.tenantStreams(), client.tenantStreams({ since: 'all' })];
+    const iterators = subscriptions.map((subscription) => subscription[Symbol.asyncIterator]());
     const waiting = iterators.map((iterator) => iterator.next());
     await client.close();
     expect(await Promise.all(waiting)).toEqual([

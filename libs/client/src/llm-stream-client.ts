@@ -2,7 +2,7 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import type { NatsConnection } from '@nats-io/nats-core';
 import { Assembler, STREAM_NAMES, eventsSubject, tenantEventsWildcard } from '@llm-stream/contract';
 import { LlmStreamClientError } from './client-error.js';
-import { durableConsumer, orderedConsumer } from './event-consumers.js';
+import { HAND_BACK_DELAY_MS, durableConsumer, orderedConsumer } from './event-consumers.js';
 import { EventSubscription, type SubscriptionPlan, type SubscriptionSettings } from './event-subscription.js';
 import {
   CLIENT_DEFAULTS,
@@ -114,6 +114,7 @@ export class LlmStreamClient {
         maxAckPending: this.options.maxHeldEvents ?? CLIENT_DEFAULTS.maxHeldEvents,
       }),
       acking: true,
+      handBackDelayMs: HAND_BACK_DELAY_MS,
       ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
     };
     return this.subscribe(plan, options.signal, options.onGap);

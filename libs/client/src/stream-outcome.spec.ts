@@ -32,13 +32,22 @@ describe('streamOutcome', () => {
     expect(outcome.status).toBe(ending);
     expect(outcome.toolCalls).toEqual([]);
     expect(outcome.unexecutableToolCalls).toEqual([
-      { index: 1, name: 'get_schedule', callId: 'toolu_01', rawArguments: '{"date":"2026-07-23"}', closed: true, reason: `stream_${ending}` },
+      {
+        index: 1,
+        name: 'get_schedule',
+        callId: 'toolu_01',
+        rawArguments: '{"date":"2026-07-23"}',
+        closed: true,
+        reason: `stream_${ending}`,
+      },
     ]);
     expect(outcome.error?.category).toBe(ending === 'interrupted' ? 'transport_interrupted' : 'upstream_overloaded');
   });
 
   it('reports a call whose block closed and one cut mid-arguments when the stream was interrupted', () => {
-    const [transcript] = listTranscripts().filter((file) => file.provider === 'openai-responses' && file.name === 'truncated_mid_function_arguments');
+    const transcript = listTranscripts().find(
+      (file) => file.provider === 'openai-responses' && file.name === 'truncated_mid_function_arguments',
+    );
     const outcome = outcomeOf(transcriptEvents(transcript!.ssePath));
     expect(outcome.toolCalls).toEqual([]);
     expect(outcome.unexecutableToolCalls.map(({ index, closed, reason }) => ({ index, closed, reason }))).toEqual([
@@ -53,7 +62,9 @@ describe('streamOutcome', () => {
       { type: 'block.close', key: 'a' },
       { type: 'finish', stop_reason: 'tool_use', provider_stop_reason: null },
     ]);
-    expect(outcomeOf(events).unexecutableToolCalls).toEqual([{ index: 0, callId: 'c1', rawArguments: '', closed: true, reason: 'missing_name' }]);
+    expect(outcomeOf(events).unexecutableToolCalls).toEqual([
+      { index: 0, callId: 'c1', rawArguments: '', closed: true, reason: 'missing_name' },
+    ]);
 
     // A producer that skipped the machine: stream.done with the tool block still open, and bad arguments.
     const broken: ContractEvent[] = [
