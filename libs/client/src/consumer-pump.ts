@@ -50,7 +50,7 @@ export class ConsumerPump {
     private readonly open: OpenConsumer,
   ) {
     this.statuses = nc.status();
-    void this.watchReconnects();
+    this.watchReconnects().catch(() => undefined);
   }
 
   /** How many times the consumer was opened again (after a reconnect, or after its messages ended). */

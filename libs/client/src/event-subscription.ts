@@ -100,9 +100,9 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
   }
 
   /**
-   * Resolves once the iteration has set up its consumer and fixed its starting point (for `new` or a Date,
-   * the last stored event before which nothing is delivered); rejects if it could not. Only an iteration
-   * starts a subscription.
+   * Resolves once the iteration has set up its consumer and fixed its starting point (with `new` or a Date,
+   * every event stored from then on is delivered); rejects if it could not. A subscription starts when it
+   * is first iterated.
    */
   started(): Promise<void> {
     return this.startedAt;
@@ -112,7 +112,11 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
     return { ...this.counters, held: this.sequencer.heldCount, reopens: this.pump?.reopens ?? 0 };
   }
 
-  /** Ends the iteration: the loop leaves after the event it is processing (or at once if it is waiting). */
+  /**
+   * Ends the iteration: the loop leaves after the event it is processing (which a durable subscription then
+   * acknowledges), or at once if it is waiting. Unacknowledged messages are handed back when the loop
+   * leaves; a loop that is never resumed leaves them to the ack wait.
+   */
   close(): Promise<void> {
     this.closed = true;
     this.pump?.close();

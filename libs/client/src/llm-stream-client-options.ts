@@ -7,7 +7,11 @@ import type { GapHandler, InvalidEventHandler } from './subscription-reports.js'
 export interface LlmStreamClientOptions {
   /** The tenant whose streams the client reads (`llm.events.<tenant>.*`). */
   readonly tenant: string;
-  /** Check every event against the contract's JSON Schema (default true). */
+  /**
+   * Check every event against the contract's JSON Schema (default true). With false, events are trusted:
+   * only what ordering needs is checked (a JSON object on its own stream's subject, a string `type`, a
+   * positive integer `seq`), for a producer you run yourself on a hot path.
+   */
   readonly validate?: boolean;
   /** Told about every message skipped as invalid; the iteration goes on. */
   readonly onInvalid?: InvalidEventHandler;

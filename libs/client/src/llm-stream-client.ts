@@ -90,7 +90,8 @@ export class LlmStreamClient {
 
   /**
    * Every stream of the tenant through the durable consumer `name` (created on first use with `since`,
-   * default `all`), for a backend that must not miss an event across its own restarts.
+   * default `all`), for a backend that must not miss an event across its own restarts. Consumer names are
+   * global in LLM_EVENTS: include the tenant (a name taken by another tenant is `consumer_mismatch`).
    *
    * Exactly-once boundary: an event is acknowledged when the loop asks for the next one, after
    * `checkpoints.save`. Nothing is lost: an event is acknowledged only after the backend processed it, and
