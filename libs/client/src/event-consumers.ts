@@ -37,10 +37,10 @@ const DURABLE_CONSUME = { max_messages: 256, expires: 2_000 } as const;
 export const HAND_BACK_DELAY_MS = DURABLE_CONSUME.expires + 1_000;
 
 /**
- * An ordered consumer (ephemeral, no acks, recreated by nats.js from its cursor after a reconnect) over
- * `filter`, from `start`. `new` and a Date are resolved to a stream sequence first: nats.js recreates an
- * ordered consumer that has not delivered anything yet from sequence 1, which would replay the whole
- * history after a reconnect.
+ * An ordered consumer (ephemeral, no acks, opened again at the next stream sequence after a reconnect) over
+ * `filter`, from `start`. `new` and a Date are resolved to a stream sequence first, so that every reopening
+ * (ours, or nats.js's own recovery, which restarts an ordered consumer that has delivered nothing yet from
+ * sequence 1) keeps the starting point instead of replaying the whole history.
  */
 export function orderedConsumer(
   js: JetStreamClient,
@@ -113,7 +113,9 @@ export function durableConsumer(
       open: async () => {
         const queue = new MessageQueue<JsMsg>();
         const consumer = await js.consumers.get(STREAM_NAMES.events, settings.name);
-        const messages = await consumer.consume({ ...DURABLE_CONSUME, callback: (msg) => {
+        const messages = await consumer.consume({
+          ...DURABLE_CONSUME,
+          callback: (msg) => {
             queue.push(msg);
           },
         });

@@ -138,6 +138,7 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
       this.markStarted();
     } catch (error) {
       this.markStarted(error);
+      this.onEnded(this);
       throw error;
     }
     const pump = new ConsumerPump(this.nc, started.open);
@@ -156,6 +157,8 @@ export class EventSubscription implements AsyncIterable<ContractEvent> {
         }
         if (this.isClosed() || (single !== undefined && this.sequencer.isFinished(single.streamId))) return;
         const next = await pump.next(this.sequencer.nextDeadline());
+        // Deliveries lost in a reconnect come back as redeliveries too: they must not close the window early.
+        if (pump.reopens > 0) window?.countNoMore();
         if (next.kind === 'ended') return;
         if (next.kind === 'message') await this.accept(next.message, window);
         this.expireHolds();

@@ -26,6 +26,13 @@ describe('RedeliveryWindow', () => {
     expect(window.joinNotBefore).toBe(0);
   });
 
+  it('closes by time only once told to stop counting (deliveries lost in a reconnect come back too)', () => {
+    const window = new RedeliveryWindow(1, 1_000, 30_000, 500);
+    window.countNoMore();
+    expect(window.observe(delivery(7, true), 1_100)).toBe(false);
+    expect(window.joinNotBefore).toBe(31_500);
+  });
+
   it('does not count its own deliveries coming back (held past the ack wait)', () => {
     const window = new RedeliveryWindow(1, 1_000, 30_000, 500);
     window.observe(delivery(10, false), 1_100);

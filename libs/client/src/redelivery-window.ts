@@ -15,6 +15,7 @@ export class RedeliveryWindow {
   /** Stream sequences this reader received while the window was open (forgotten when it closes). */
   private readonly received = new Set<number>();
   private redelivered = 0;
+  private counting = true;
   private open: boolean;
 
   constructor(
@@ -31,13 +32,19 @@ export class RedeliveryWindow {
     return this.open ? this.startedAt + this.withinMs + this.marginMs : 0;
   }
 
+  /** Stops counting redeliveries: from now on only time closes the window. */
+  countNoMore(): void {
+    this.counting = false;
+    this.received.clear();
+  }
+
   /**
    * Counts a redelivery of a message an earlier reader received: redelivered, and not received by this
    * reader before (a message this reader holds longer than the ack wait is redelivered to it too).
    * Returns true when it closed the window.
    */
   observe(msg: JsMsg, now: number): boolean {
-    if (!this.open || now >= this.startedAt + this.withinMs || this.received.has(msg.seq)) return false;
+    if (!this.open || !this.counting || now >= this.startedAt + this.withinMs || this.received.has(msg.seq)) return false;
     this.received.add(msg.seq);
     if (!msg.redelivered) return false;
     this.redelivered += 1;
