@@ -71,6 +71,10 @@ export function decodeEventMessage(
   }
   let event: ContractEvent;
   if (options.validate === false) {
+    // Unchecked on purpose (a trusted hop), but never trusted to be an object at all.
+    if (typeof value !== 'object' || value === null || typeof (value as { stream_id?: unknown }).stream_id !== 'string') {
+      return err({ code: 'schema_violation', message: 'event payload is not an event object' });
+    }
     event = value as ContractEvent;
   } else {
     const validated = validateEvent(value);
