@@ -240,6 +240,7 @@ describe('NormalizerSession attempt endings without a terminal signal', () => {
     progress_timeout: ['interrupted', 'timeout', null],
     frame_too_large: ['failed', 'protocol_error', false],
     cancelled: ['interrupted', 'client_cancelled', null],
+    aborted: ['interrupted', 'transport_interrupted', null],
   };
 
   it.each(ATTEMPT_END_REASONS.map((reason) => [reason, ...expected[reason]] as const))(
