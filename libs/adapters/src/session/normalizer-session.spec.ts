@@ -649,7 +649,12 @@ describe('NormalizerSession raw_seq order (a record the gateway republished at t
   });
 
   it('gives a gap up after maxHeldRecords held records: the stream ends interrupted, the same way for every replica', () => {
-    const records = stamp([open(), start(1), ok(1), ...frames(1, messageStart(), textStart(0), ...['a', 'b', 'c', 'd', 'e'].map((text) => textDelta(0, text)))]);
+    const records = stamp([
+      open(),
+      start(1),
+      ok(1),
+      ...frames(1, messageStart(), textStart(0), ...['a', 'b', 'c', 'd', 'e'].map((text) => textDelta(0, text))),
+    ]);
     const missing = 4; // messageStart
     const stored = records.filter((_record, position) => position !== missing);
     const replay = (): { events: ContractEvent[]; session: NormalizerSession } => {

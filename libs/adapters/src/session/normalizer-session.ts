@@ -172,7 +172,8 @@ export class NormalizerSession {
         this.ignored += 1;
         const out: ContractEvent[] = [];
         const held = this.options.maxHeldRecords ?? DEFAULT_MAX_HELD_RECORDS;
-        if (this.machine && !this.machine.isTerminal) this.endFromOutside({ cause: 'raw_trace_gap', missing: offered.missing, held }, record.ts, out);
+        if (this.machine && !this.machine.isTerminal)
+          this.endFromOutside({ cause: 'raw_trace_gap', missing: offered.missing, held }, record.ts, out);
         return out;
       }
       case 'ready':
