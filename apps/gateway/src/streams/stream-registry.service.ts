@@ -1,4 +1,10 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { SUBJECT_ROOTS, gatewayLeaseSubject } from '@llm-stream/contract';
 import { JsonLogger } from '@llm-stream/service-kit';
@@ -101,7 +107,7 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
       const left = [...this.runners.values()];
       this.logger.warn('drain time is up: ending open streams', { open_streams: left.length });
       for (const runner of left) runner.shutdown();
-      await Promise.all(left.map((runner) => runner.finished.catch(() => undefined)));
+      await Promise.all(left.map((runner) => runner.finished));
     }
   }
 
