@@ -3,12 +3,13 @@ import { SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { storedMessageCount } from '@llm-stream/client';
+import { decodeEventMessage, storedMessageCount } from '@llm-stream/client';
 import {
   STREAM_NAMES,
   cancelSubject,
   eventsSubject,
   isProviderName,
+  isTerminalEvent,
   isValidStreamId,
   readerSubject,
   type ContractEvent,
@@ -59,7 +60,11 @@ export class StreamsService {
   ): Promise<void> {
     if (!this.registry.isAccepting) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the gateway is shutting down');
     if (!isProviderName(provider)) {
-      throw new ApiError(HttpStatus.NOT_FOUND, 'unknown_provider', `unknown provider ${JSON.stringify(provider)} (openai-chat, openai-responses, anthropic, gemini)`);
+      throw new ApiError(
+        HttpStatus.NOT_FOUND,
+        'unknown_provider',
+        `unknown provider ${JSON.stringify(provider)} (openai-chat, openai-responses, anthropic, gemini)`,
+      );
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', "the body must be a JSON object: the provider's own request");
@@ -70,7 +75,9 @@ export class StreamsService {
     const streamId = newStreamId();
     const span = trace.getTracer('llm-stream-gateway').startSpan(
       'llm.stream',
-      { attributes: { 'llm.stream_id': streamId, 'llm.provider': provider, 'llm.model': plan.value.model, 'llm.tenant': principal.tenant } },
+      {
+        attributes: { 'llm.stream_id': streamId, 'llm.provider': provider, 'llm.model': plan.value.model, 'llm.tenant': principal.tenant },
+      },
       contextFromHeaders((name) => headerValue(request, name)),
     );
     const spec = { streamId, traceId: span.spanContext().traceId, tenant: principal.tenant, provider, plan: plan.value };
@@ -86,7 +93,11 @@ export class StreamsService {
         maxFrameBytes: this.config.MAX_FRAME_BYTES,
         maxErrorBodyBytes: 65_536,
       },
-      retry: { maxAttempts: this.config.UPSTREAM_MAX_ATTEMPTS, baseDelayMs: this.config.RETRY_BASE_DELAY_MS, maxDelayMs: this.config.RETRY_MAX_DELAY_MS },
+      retry: {
+        maxAttempts: this.config.UPSTREAM_MAX_ATTEMPTS,
+        baseDelayMs: this.config.RETRY_BASE_DELAY_MS,
+        maxDelayMs: this.config.RETRY_MAX_DELAY_MS,
+      },
       heartbeatIntervalMs: this.config.HEARTBEAT_INTERVAL_MS,
       clientGraceMs: this.config.CLIENT_GRACE_MS,
       clock: Date.now,
@@ -125,6 +136,9 @@ export class StreamsService {
       return { stream_id: streamId, status: 'cancelling' };
     }
     await this.requireStream(streamId, principal.tenant);
+    // The stored log says at once whether it has ended; only a live stream needs its gateway's answer.
+    if (await this.hasEnded(streamId, principal.tenant))
+      throw new ApiError(HttpStatus.CONFLICT, 'already_ended', 'the stream has already ended');
     try {
       const reply = await this.nc.request(cancelSubject(streamId), JSON.stringify({ tenant: principal.tenant }), { timeout: 2_000 });
       if ((JSON.parse(reply.string()) as { ok?: boolean }).ok === true) return { stream_id: streamId, status: 'cancelling' };
@@ -136,8 +150,17 @@ export class StreamsService {
 
   /** 404 unless the tenant's subject holds the stream: another tenant's stream is indistinguishable from none. */
   private async requireStream(streamId: string, tenant: string): Promise<void> {
-    const exists = isValidStreamId(streamId) && (await storedMessageCount(this.jsm, STREAM_NAMES.events, eventsSubject(tenant, streamId))) > 0;
+    const exists =
+      isValidStreamId(streamId) && (await storedMessageCount(this.jsm, STREAM_NAMES.events, eventsSubject(tenant, streamId))) > 0;
     if (!exists) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `no stream ${streamId}`);
+  }
+
+  private async hasEnded(streamId: string, tenant: string): Promise<boolean> {
+    const subject = eventsSubject(tenant, streamId);
+    const last = await this.jsm.streams.getMessage(STREAM_NAMES.events, { last_by_subj: subject });
+    if (!last) return false;
+    const decoded = decodeEventMessage(subject, last.string(), { validate: false });
+    return decoded.ok && isTerminalEvent(decoded.value.event);
   }
 
   /** Writes the stream's events as SSE until its terminal event or until the client leaves. */
