@@ -2,10 +2,13 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listTranscripts, transcriptsDir, type TranscriptFile } from '@llm-stream/testing';
+import { PROVIDER_KEY_CANARY } from './api-keys.js';
 
 /** An Anthropic case of our own, far larger than socket buffers, for the slow-consumer test. */
 export const LONG_TEXT_CASE = 'e2e_long_text';
 const LONG_TEXT_DELTAS = 6_000;
+/** An Anthropic answer in which the model repeats the provider key (a prompt injection got it to). */
+export const ECHOES_KEY_CASE = 'e2e_echoes_provider_key';
 
 /**
  * A transcripts folder for the replay provider: a copy of conformance/transcripts plus the generated cases
@@ -15,6 +18,10 @@ export function prepareTranscriptsDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'llm-stream-e2e-transcripts-'));
   cpSync(transcriptsDir(), dir, { recursive: true });
   writeFileSync(join(dir, 'anthropic', `${LONG_TEXT_CASE}.sse`), longTextTranscript());
+  writeFileSync(
+    join(dir, 'anthropic', `${ECHOES_KEY_CASE}.sse`),
+    textTranscript([`Your key is ${PROVIDER_KEY_CANARY}`, ', keep it safe.']),
+  );
   return dir;
 }
 
@@ -28,16 +35,22 @@ export function transcriptBytes(dir: string, provider: string, caseName: string)
   return readFileSync(join(dir, provider, `${caseName}.sse`));
 }
 
-/**
- * A complete Anthropic answer of one text block with many deltas of mixed-width UTF-8 (about 2.5 MB), in the
- * record shapes of the recorded simple_text.
- */
+/** A complete Anthropic answer of one text block with many deltas of mixed-width UTF-8 (about 2.5 MB). */
 export function longTextTranscript(): string {
+  const texts = Array.from(
+    { length: LONG_TEXT_DELTAS },
+    (_unused, n) => `[${String(n)}] Lorem ipsum — пример текста ✓ 🚀 ${'x'.repeat(n % 300)} `,
+  );
+  return textTranscript(texts);
+}
+
+/** An Anthropic answer of one text block, one delta per text. */
+function textTranscript(texts: readonly string[]): string {
   const records = [
     sse('message_start', {
       type: 'message_start',
       message: {
-        id: 'msg_01E2eLongText',
+        id: 'msg_01E2eGenerated',
         type: 'message',
         role: 'assistant',
         model: 'claude-sonnet-4-5-20250929',
@@ -49,8 +62,7 @@ export function longTextTranscript(): string {
     }),
     sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
   ];
-  for (let n = 0; n < LONG_TEXT_DELTAS; n += 1) {
-    const text = `[${String(n)}] Lorem ipsum — пример текста ✓ 🚀 ${'x'.repeat(n % 300)} `;
+  for (const text of texts) {
     records.push(sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
   }
   records.push(
@@ -65,6 +77,7 @@ export function longTextTranscript(): string {
   return records.join('');
 }
 
+/** In the record shapes of the recorded simple_text. */
 function sse(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
