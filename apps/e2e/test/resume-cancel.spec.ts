@@ -1,9 +1,30 @@
+import { request } from 'node:http';
 import { isTerminalEvent, type ContractEvent } from '@llm-stream/contract';
 import { readSseStream, waitFor } from '@llm-stream/testing';
 import { projectionProblems, sequenceProblems, terminalOf, withoutReasoning } from './support/event-checks.js';
-import { cancelStream, openStream, postStream, readUntil, resumeStream } from './support/gateway-client.js';
+import { authHeaders, cancelStream, openStream, postStream, readUntil, resumeStream } from './support/gateway-client.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
 import { registerScenario, scenarioRequests } from './support/replay-control.js';
+
+/** Sends a stream request and closes the connection as soon as the body is written. */
+function hangUpRightAfterSending(gatewayUrl: string, body: unknown): Promise<void> {
+  return new Promise((resolve) => {
+    const payload = JSON.stringify(body);
+    const outgoing = request(new URL('/v1/streams/anthropic', gatewayUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...authHeaders('acme') },
+    });
+    outgoing.on('error', () => undefined);
+    outgoing.end(payload, () => {
+      outgoing.destroy();
+      resolve();
+    });
+  });
+}
+
+function startModel(event: ContractEvent): string | undefined {
+  return event.type === 'stream.start' ? event.model : undefined;
+}
 
 /** A provider answer that takes a while: `frames` text deltas, one every `intervalMs`. */
 const slow = (frames: number, intervalMs: number): unknown => ({ synthetic: { frames, frame_interval_ms: intervalMs } });
@@ -110,6 +131,25 @@ describe('resume, disconnect and cancel', () => {
         { description: 'the upstream request to be aborted' },
       );
       expect(upstream).toMatchObject([{ client_aborted: true, finished_at: null }]);
+    });
+  });
+
+  it('treats a client that hangs up while its stream is being opened as one that disconnected', async () => {
+    const scenario = await registerScenario(pipeline.replay.url, { responses: [slow(400, 25)] });
+    const model = `scenario:${scenario}`;
+    await hangUpRightAfterSending(pipeline.gatewayUrl, { model, max_tokens: 64, messages: [] });
+    const streamId = await waitFor(
+      () =>
+        pipeline.acmeEvents
+          .streamIds()
+          .find(
+            (id) => pipeline.acmeEvents.events(id)[0]?.type === 'stream.start' && startModel(pipeline.acmeEvents.events(id)[0]!) === model,
+          ),
+      { description: 'the stream to start' },
+    );
+    expect(terminalOf(await pipeline.acmeEvents.waitForTerminal(streamId))).toMatchObject({
+      type: 'stream.error',
+      error: { category: 'client_cancelled', message: 'the client disconnected and did not come back within the grace period' },
     });
   });
 

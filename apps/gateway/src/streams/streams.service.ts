@@ -179,10 +179,13 @@ export class StreamsService {
     writer.open(streamId);
     this.attachReader(runner, tenant, streamId);
     let ended = false;
-    response.on('close', () => {
+    const left = (): void => {
       void feed.close();
       if (!ended) this.detachReader(runner, tenant, streamId);
-    });
+    };
+    // A client that hung up while the stream was being opened gets no 'close' event anymore: it already left.
+    if (response.destroyed) left();
+    else response.once('close', left);
     let firstDelta = acceptedAt !== undefined;
     try {
       for await (const event of feed) {
