@@ -75,6 +75,11 @@ export class StreamWorker {
     return this.item.stream_id;
   }
 
+  /** Of the stream's trace, for log lines. */
+  get traceId(): string {
+    return this.observed.traceId;
+  }
+
   /** Stop without finishing: the work item goes back to JetStream for another replica (graceful shutdown). */
   handOver(): void {
     this.handingOver = true;

@@ -127,7 +127,11 @@ export class WorkConsumerService implements OnApplicationBootstrap, BeforeApplic
       .run()
       .catch((error: unknown) => {
         // The item was neither acked nor handed over: JetStream redelivers it after the ack wait.
-        this.logger.error('stream worker failed', { stream_id: item.stream_id, error: error instanceof Error ? error.message : String(error) });
+        this.logger.error('stream worker failed', {
+          stream_id: item.stream_id,
+          trace_id: worker.traceId,
+          error: error instanceof Error ? error.message : String(error),
+        });
       })
       .finally(() => {
         this.workers.delete(item.stream_id);
