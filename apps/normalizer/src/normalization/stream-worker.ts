@@ -153,11 +153,16 @@ export class StreamWorker {
     // (same Nats-Msg-Id) and every replica reads the same trace.
     const record = { kind: 'gateway.lost' as const, raw_seq: session.lastRawSeq + 1, ts: now, gateway_id: this.item.gateway_id };
     const encoded = encodeTraceRecord(record, this.item);
-    this.deps.observer.gatewayLost(this.observed);
     this.deps.js
       .publish(rawSubject(this.item.tenant, this.item.stream_id), encoded.data, {
         msgID: rawMsgId(this.item.stream_id, record.raw_seq),
         headers: toNatsHeaders(encoded.headers),
+      })
+      .then((ack) => {
+        // A duplicate: the gateway's own record with this raw_seq is stored (it was only partitioned) and on its
+        // way to this worker. Check again later: if the lease is still expired, gateway.lost goes after it.
+        if (ack.duplicate) this.lostAppended = false;
+        else this.deps.observer.gatewayLost(this.observed);
       })
       .catch(() => {
         this.lostAppended = false;
