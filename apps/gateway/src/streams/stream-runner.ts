@@ -153,8 +153,9 @@ export class StreamRunner {
   shutdown(): void {
     if (this.session.terminal || this.stopped) return;
     this.stopped = true;
-    this.current?.stop('aborted', 'gateway shutdown');
+    // Recorded before the attempt's end, so the stream ends because of the shutdown, as a cancel does.
     this.record({ kind: 'gateway.shutdown', gateway_id: this.deps.gatewayId });
+    this.current?.stop('aborted', 'gateway shutdown');
     this.wakeFromBackoff?.();
   }
 
