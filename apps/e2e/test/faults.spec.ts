@@ -101,6 +101,17 @@ describe('upstream faults through the whole pipeline', () => {
       expect(requests).toMatchObject([{ client_aborted: true }]);
     });
 
+    it('sends heartbeats while the upstream only pings, and they do not extend the progress timeout either', async () => {
+      const gateway = await pipeline.addGateway({ HEARTBEAT_INTERVAL_MS: '300' });
+      const scenario = await registerScenario(pipeline.replay.url, {
+        responses: [{ transcript: 'simple_text', stall_after_frames: 4, stall_ping_interval_ms: 100 }],
+      });
+      const reply = await postStream(gateway.url, 'anthropic', anthropicBody(`scenario:${scenario}`));
+      expect(reply.events.filter((event) => event.type === 'stream.heartbeat').length).toBeGreaterThanOrEqual(2);
+      expect(terminalOf(reply.events)).toMatchObject({ type: 'stream.error', status: 'interrupted', error: { category: 'timeout' } });
+      expect(sequenceProblems(reply.events)).toStrictEqual([]);
+    });
+
     it('ends a stream whose upstream sends nothing more with timeout (transport idle)', async () => {
       const { reply, requests } = await run([{ transcript: 'simple_text', stall_after_frames: 4, stall_ping_interval_ms: 60_000 }]);
       expect(terminalOf(reply.events)).toMatchObject({ type: 'stream.error', status: 'interrupted', error: { category: 'timeout' } });

@@ -117,14 +117,18 @@ export class StreamsService {
     this.metrics.streamsStarted.inc({ provider });
     this.logger.info('stream accepted', { stream_id: streamId, trace_id: span.spanContext().traceId, provider, tenant: principal.tenant });
     runner.start();
-    await this.follow(spec.tenant, streamId, 0, principal, response, runner, provider, Date.now());
+    const following = this.follow(spec.tenant, streamId, 0, principal, response, runner, provider, Date.now());
+    this.registry.addFollower(following);
+    await following;
   }
 
   /** GET /v1/streams/{id}/events: the stream's events after `afterSeq` (Last-Event-ID), live or finished. */
   async resume(streamId: string, afterSeq: number, principal: ApiKeyPrincipal, response: ServerResponse): Promise<void> {
     await this.requireStream(streamId, principal.tenant);
     const local = this.registry.local(streamId);
-    await this.follow(principal.tenant, streamId, afterSeq, principal, response, local, undefined, undefined);
+    const following = this.follow(principal.tenant, streamId, afterSeq, principal, response, local, undefined, undefined);
+    if (local) this.registry.addFollower(following);
+    await following;
   }
 
   /** DELETE /v1/streams/{id}: asks whichever gateway holds the upstream to cancel it. */
