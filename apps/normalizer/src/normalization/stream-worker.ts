@@ -2,7 +2,7 @@ import type { Span, Tracer } from '@opentelemetry/api';
 import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
-import { CheckpointedPublisher, encodeEventMessage, headerLookup, storedMessageCount, toNatsHeaders } from '@llm-stream/client';
+import { CheckpointedPublisher, encodeEventMessage, headerLookup, toNatsHeaders } from '@llm-stream/client';
 import {
   STREAM_NAMES,
   decodeTraceRecord,
@@ -15,6 +15,7 @@ import {
   type WorkItem,
 } from '@llm-stream/contract';
 import { contextFromHeaders, headersForSpan } from '../telemetry/trace-context.js';
+import { storedSeqs } from './stored-seqs.js';
 import type { GatewayLeases } from './gateway-leases.js';
 
 /** The stream a report is about: its work item and the id of its trace. */
@@ -25,7 +26,8 @@ export interface ObservedStream {
 
 /** What the worker reports to the service around it (metrics and logs live there). */
 export interface StreamObserver {
-  started(stream: ObservedStream, resumedAfterSeq: number): void;
+  /** `alreadyStored`: events of the stream a previous owner stored (0 for a new stream). */
+  started(stream: ObservedStream, alreadyStored: number): void;
   event(stream: ObservedStream, event: ContractEvent): void;
   badRecord(stream: ObservedStream, reason: string): void;
   gatewayLost(stream: ObservedStream): void;
@@ -89,8 +91,8 @@ export class StreamWorker {
   async run(): Promise<void> {
     const { nc, js, jsm, observer } = this.deps;
     const subject = eventsSubject(this.item.tenant, this.item.stream_id);
-    const alreadyStored = await storedMessageCount(jsm, STREAM_NAMES.events, subject);
-    observer.started(this.observed, alreadyStored);
+    const alreadyStored = await storedSeqs(js, jsm, subject);
+    observer.started(this.observed, alreadyStored.size);
     const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
     const session = new NormalizerSession({ createAdapter: createProviderAdapter, unknownEvents: this.deps.unknownEvents });
     const traceHeaders = headersForSpan(this.span);
@@ -110,7 +112,7 @@ export class StreamWorker {
         }
         for (const event of session.accept(decoded.value)) {
           // Events a previous owner already stored are recomputed identically, and skipped.
-          if (event.seq <= alreadyStored) continue;
+          if (alreadyStored.has(event.seq)) continue;
           observer.event(this.observed, event);
           const message = encodeEventMessage(event, this.item.tenant, traceHeaders);
           if (isTerminalEvent(event)) await publisher.publishAcked(message);
