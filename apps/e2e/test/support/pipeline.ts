@@ -48,6 +48,8 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
   const nats = await startNatsServer();
   const transcriptsDir = prepareTranscriptsDir();
   const started: RunningService[] = [];
+  const normalizers: RunningService[] = [];
+  const gateways: RunningService[] = [];
   let gatewayCount = 0;
   let normalizerCount = 0;
   try {
@@ -61,6 +63,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
         env: { ...options.normalizerEnv, ...env },
       });
       started.push(service);
+      normalizers.push(service);
       return service;
     };
     const addGateway = async (env: Env = {}): Promise<RunningService> => {
@@ -72,10 +75,12 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
         env: { ...options.gatewayEnv, ...env },
       });
       started.push(service);
+      gateways.push(service);
       return service;
     };
-    const normalizers = await Promise.all(Array.from({ length: options.normalizers ?? 1 }, () => addNormalizer()));
-    const gateways = await Promise.all(Array.from({ length: options.gateways ?? 1 }, () => addGateway()));
+    // Started together; each lands in `normalizers` / `gateways` (in start order) as it becomes ready.
+    await Promise.all(Array.from({ length: options.normalizers ?? 1 }, () => addNormalizer()));
+    await Promise.all(Array.from({ length: options.gateways ?? 1 }, () => addGateway()));
     const nc = await connectNats(nats.url);
     const jsm = await jetstreamManager(nc);
     const acmeEvents = await TenantEventLog.start(nc, 'acme');
