@@ -32,4 +32,5 @@ const app = await NestFactory.create<NestExpressApplication>(AppModule.register(
 app.useBodyParser('json', { limit: config.MAX_BODY_BYTES, type: ['application/json', 'application/*+json'], strict: false });
 app.enableShutdownHooks();
 await app.listen(config.HTTP_PORT, config.HTTP_HOST);
-logger.info('gateway ready', { port: config.HTTP_PORT, nats: config.NATS_URL, api_keys: keys.value.size });
+// `keys`, not `api_keys`: the logger redacts fields named like secrets, and this is only a count.
+logger.info('gateway ready', { port: config.HTTP_PORT, nats: config.NATS_URL, keys: keys.value.size });
