@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { isTerminalEvent, type ContractEvent } from '@llm-stream/contract';
-import { readSseStream, waitFor } from '@llm-stream/testing';
+import { collectSse, readSseStream, waitFor } from '@llm-stream/testing';
 import { projectionProblems, sequenceProblems, terminalOf, withoutReasoning } from './support/event-checks.js';
-import { authHeaders, cancelStream, openStream, postStream, readUntil, resumeStream } from './support/gateway-client.js';
+import { authHeaders, cancelStream, contractEvents, openStream, postStream, readUntil, resumeStream } from './support/gateway-client.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
 import { registerScenario, scenarioRequests } from './support/replay-control.js';
 
@@ -185,5 +185,25 @@ describe('resume, disconnect and cancel', () => {
       expect(await cancelStream(gatewayB, reply.streamId!)).toMatchObject({ status: 409, json: { error: { code: 'already_ended' } } });
       expect(await cancelStream(pipeline.gatewayUrl, 'st_00000000000000000000000000')).toMatchObject({ status: 404 });
     });
+  });
+
+  // Last: it replaces the suite's normalizer.
+  it('lets a client resume a stream accepted while no normalizer runs; its events come once one starts', async () => {
+    expect(await pipeline.normalizers[0]!.process.stop('SIGTERM', 10_000)).toBeDefined();
+    const abort = new AbortController();
+    const first = await openStream(
+      pipeline.gatewayUrl,
+      'anthropic',
+      { model: 'multi_block', max_tokens: 64, messages: [] },
+      { signal: abort.signal },
+    );
+    const streamId = first.headers.get('x-stream-id')!;
+    abort.abort();
+    const resumed = await fetch(new URL(`/v1/streams/${streamId}/events`, gatewayB), { headers: authHeaders('acme') });
+    expect(resumed.status).toBe(200);
+    await pipeline.addNormalizer();
+    const events = contractEvents(await collectSse(resumed, { timeoutMs: 20_000 }));
+    expect(terminalOf(events)).toMatchObject({ type: 'stream.done' });
+    expect(events).toStrictEqual(await pipeline.acmeEvents.waitForTerminal(streamId));
   });
 });

@@ -11,6 +11,7 @@ import {
   isProviderName,
   isTerminalEvent,
   isValidStreamId,
+  rawSubject,
   readerSubject,
   type ContractEvent,
   type ProviderName,
@@ -152,10 +153,17 @@ export class StreamsService {
     throw new ApiError(HttpStatus.CONFLICT, 'already_ended', 'no gateway holds this stream anymore: it has ended or is ending');
   }
 
-  /** 404 unless the tenant's subject holds the stream: another tenant's stream is indistinguishable from none. */
+  /**
+   * 404 unless the tenant's subjects hold the stream: another tenant's stream is indistinguishable from none.
+   * Its events, or else its raw trace: `stream.open` is stored before the client ever learns the stream id,
+   * while the first event waits for a normalizer (none may be running right now).
+   */
   private async requireStream(streamId: string, tenant: string): Promise<void> {
+    const holds = async (stream: string, subject: string): Promise<boolean> => (await storedMessageCount(this.jsm, stream, subject)) > 0;
     const exists =
-      isValidStreamId(streamId) && (await storedMessageCount(this.jsm, STREAM_NAMES.events, eventsSubject(tenant, streamId))) > 0;
+      isValidStreamId(streamId) &&
+      ((await holds(STREAM_NAMES.events, eventsSubject(tenant, streamId))) ||
+        (await holds(STREAM_NAMES.raw, rawSubject(tenant, streamId))));
     if (!exists) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `no stream ${streamId}`);
   }
 
