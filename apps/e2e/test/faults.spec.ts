@@ -1,5 +1,5 @@
 import type { ContractEvent } from '@llm-stream/contract';
-import { collectSse } from '@llm-stream/testing';
+import { collectSse, getFreePort } from '@llm-stream/testing';
 import { canonical, normalizedInProcess, sequenceProblems, terminalOf, textOf } from './support/event-checks.js';
 import { contractEvents, postPaused, postStream } from './support/gateway-client.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
@@ -168,6 +168,19 @@ describe('upstream faults through the whole pipeline', () => {
       );
       expect(canonical(reply.events)).toStrictEqual(canonical(expected));
       expect(requests).toHaveLength(2);
+    });
+
+    it('retries a provider that refuses connections, then ends interrupted (transport_interrupted), never done', async () => {
+      const closedPort = await getFreePort();
+      const gateway = await pipeline.addGateway({ ANTHROPIC_BASE_URL: `http://127.0.0.1:${String(closedPort)}` });
+      const reply = await postStream(gateway.url, 'anthropic', anthropicBody('simple_text'));
+      expect(reply.events.map((event) => event.type)).toStrictEqual(['stream.start', 'stream.error']);
+      expect(terminalOf(reply.events)).toMatchObject({ status: 'interrupted', error: { category: 'transport_interrupted' } });
+      const trace = await readRawTrace(pipeline.nc, pipeline.jsm, 'acme', reply.streamId!);
+      expect(traceOutline(trace)).toStrictEqual([
+        'stream.open',
+        ...[1, 2, 3].flatMap((attempt) => [`attempt.start#${String(attempt)}`, `attempt.end#${String(attempt)}:connect_error`]),
+      ]);
     });
 
     it('gives up after UPSTREAM_MAX_ATTEMPTS with the last failure, one stream.start and nothing duplicated', async () => {
