@@ -1,5 +1,5 @@
 import type { ConsumerMessages, JetStreamClient } from '@nats-io/jetstream';
-import { STREAM_NAMES, eventsSubject, isTerminalEvent, type ContractEvent } from '@llm-stream/contract';
+import { HEADERS, STREAM_NAMES, eventsSubject, isTerminalEvent, type ContractEvent } from '@llm-stream/contract';
 import { decodeEventMessage } from '@llm-stream/client';
 
 /**
@@ -11,6 +11,7 @@ import { decodeEventMessage } from '@llm-stream/client';
 export class EventFeed implements AsyncIterable<ContractEvent> {
   private messages: ConsumerMessages | undefined;
   private closed = false;
+  private trace: string | undefined;
 
   constructor(
     private readonly js: JetStreamClient,
@@ -18,6 +19,11 @@ export class EventFeed implements AsyncIterable<ContractEvent> {
     private readonly streamId: string,
     private readonly afterSeq: number,
   ) {}
+
+  /** The stream's trace id, from the W3C trace context of the first event read (for log lines). */
+  get traceId(): string | undefined {
+    return this.trace;
+  }
 
   async close(): Promise<void> {
     this.closed = true;
@@ -35,6 +41,7 @@ export class EventFeed implements AsyncIterable<ContractEvent> {
     try {
       for await (const message of messages) {
         // Our own normalizer wrote these events: the JSON Schema check is skipped on this hot path.
+        this.trace ??= /^00-([0-9a-f]{32})-/.exec(message.headers?.get(HEADERS.traceparent) ?? '')?.[1];
         const decoded = decodeEventMessage(message.subject, message.string(), { validate: false });
         if (!decoded.ok) continue;
         const event = decoded.value.event;

@@ -118,7 +118,7 @@ export class StreamsService {
     this.metrics.streamsStarted.inc({ provider });
     this.logger.info('stream accepted', { stream_id: streamId, trace_id: span.spanContext().traceId, provider, tenant: principal.tenant });
     runner.start();
-    const following = this.follow(spec.tenant, streamId, 0, principal, response, runner, provider, Date.now());
+    const following = this.follow(spec.tenant, streamId, 0, principal, response, runner, provider, Date.now(), spec.traceId);
     this.registry.addFollower(following);
     await following;
   }
@@ -127,7 +127,17 @@ export class StreamsService {
   async resume(streamId: string, afterSeq: number, principal: ApiKeyPrincipal, response: ServerResponse): Promise<void> {
     await this.requireStream(streamId, principal.tenant);
     const local = this.registry.local(streamId);
-    const following = this.follow(principal.tenant, streamId, afterSeq, principal, response, local, undefined, undefined);
+    const following = this.follow(
+      principal.tenant,
+      streamId,
+      afterSeq,
+      principal,
+      response,
+      local,
+      undefined,
+      undefined,
+      local?.spec.traceId,
+    );
     if (local) this.registry.addFollower(following);
     await following;
   }
@@ -185,6 +195,7 @@ export class StreamsService {
     runner: StreamRunner | undefined,
     provider: ProviderName | undefined,
     acceptedAt: number | undefined,
+    traceId: string | undefined,
   ): Promise<void> {
     const writer = new SseWriter(response, KEEP_ALIVE_MS);
     const feed = new EventFeed(this.js, tenant, streamId, afterSeq);
@@ -210,6 +221,13 @@ export class StreamsService {
         }
       }
       ended = true;
+    } catch (error) {
+      // The headers are out: nothing to answer, but the line must say which stream (the framework's would not).
+      this.logger.error('cannot read the stream from JetStream', {
+        stream_id: streamId,
+        trace_id: traceId ?? feed.traceId ?? null,
+        error: error instanceof Error ? error.message : String(error),
+      });
     } finally {
       writer.end();
     }
