@@ -3,6 +3,7 @@ import { terminalOf } from './support/event-checks.js';
 import { authHeaders, cancelStream, postStream, resumeStream } from './support/gateway-client.js';
 import { PROVIDER_KEY_CANARY } from './support/api-keys.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
+import type { RunningService } from './support/services.js';
 import { registerScenario, scenarioRequests } from './support/replay-control.js';
 
 const MAX_BODY_BYTES = 65_536;
@@ -92,6 +93,17 @@ describe('the gateway HTTP API', () => {
       // Nothing of acme's ever reached globex's subjects.
       expect(pipeline.globexEvents.streamIds()).toStrictEqual([]);
     });
+  });
+
+  it('gives each stream its own trace id without a trace exporter too, the same in both services (the context crosses NATS)', () => {
+    const traceIdOf = (service: RunningService, msg: string): string | undefined => {
+      const line = service.process.lines.find((candidate) => candidate.includes(`"msg":"${msg}"`) && candidate.includes(acmeStream));
+      return line === undefined ? undefined : (JSON.parse(line) as { trace_id?: string }).trace_id;
+    };
+    const traceId = traceIdOf(pipeline.gateways[0]!, 'stream accepted');
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(traceId).not.toMatch(/^0+$/);
+    expect(traceIdOf(pipeline.normalizers[0]!, 'stream owned')).toBe(traceId);
   });
 
   describe('bad input at the edge gets a clear 4xx with a JSON error body', () => {
