@@ -14,3 +14,4 @@ export {
   type OutgoingMessage,
 } from './checkpointed-publisher.js';
 export { PublishError } from './publish-error.js';
+export { OrderedReader, type OrderedReaderOptions } from './ordered-reader.js';
