@@ -1,6 +1,6 @@
-import { jetstream, type ConsumerMessages } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { decodeEventMessage } from '@llm-stream/client';
+import { OrderedReader, decodeEventMessage } from '@llm-stream/client';
 import { STREAM_NAMES, isTerminalEvent, tenantEventsWildcard, type ContractEvent } from '@llm-stream/contract';
 import { waitFor } from '@llm-stream/testing';
 
@@ -10,24 +10,23 @@ export function connectNats(url: string): Promise<NatsConnection> {
 
 /**
  * A backend's view of one tenant: every contract event stored on `llm.events.<tenant>.*`, read with a
- * JetStream ordered consumer from the start, grouped by stream. Each message is schema-checked on decode; a
+ * JetStream ordered consumer from the start (OrderedReader: it survives a NATS restart), grouped by stream. Each message is schema-checked on decode; a
  * message that fails is kept in `invalid`. Duplicates are kept, so a test can see them.
  */
 export class TenantEventLog {
   readonly invalid: string[] = [];
   private readonly byStream = new Map<string, ContractEvent[]>();
-  private messages: ConsumerMessages | undefined;
+  private reader: OrderedReader | undefined;
   private loop: Promise<void> | undefined;
 
   private constructor(readonly tenant: string) {}
 
-  static async start(nc: NatsConnection, tenant: string): Promise<TenantEventLog> {
+  static start(nc: NatsConnection, tenant: string): TenantEventLog {
     const log = new TenantEventLog(tenant);
-    const consumer = await jetstream(nc).consumers.get(STREAM_NAMES.events, { filter_subjects: tenantEventsWildcard(tenant) });
-    const messages = await consumer.consume();
-    log.messages = messages;
+    const reader = new OrderedReader(jetstream(nc), STREAM_NAMES.events, tenantEventsWildcard(tenant), { pullExpiresMs: 1_000 });
+    log.reader = reader;
     log.loop = (async () => {
-      for await (const message of messages) {
+      for await (const message of reader) {
         const decoded = decodeEventMessage(message.subject, message.string());
         if (!decoded.ok) {
           log.invalid.push(`${message.subject}: ${decoded.error.message}`);
@@ -72,7 +71,7 @@ export class TenantEventLog {
   }
 
   async close(): Promise<void> {
-    await this.messages?.close();
+    this.reader?.close();
     await this.loop;
   }
 }

@@ -83,8 +83,8 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     await Promise.all(Array.from({ length: options.gateways ?? 1 }, () => addGateway()));
     const nc = await connectNats(nats.url);
     const jsm = await jetstreamManager(nc);
-    const acmeEvents = await TenantEventLog.start(nc, 'acme');
-    const globexEvents = await TenantEventLog.start(nc, 'globex');
+    const acmeEvents = TenantEventLog.start(nc, 'acme');
+    const globexEvents = TenantEventLog.start(nc, 'globex');
     const first = gateways[0];
     if (!first) throw new Error('a pipeline needs at least one gateway');
     return {

@@ -203,7 +203,7 @@ export class StreamsService {
     this.attachReader(runner, tenant, streamId);
     let ended = false;
     const left = (): void => {
-      void feed.close();
+      feed.close();
       if (!ended) this.detachReader(runner, tenant, streamId);
     };
     // A client that hung up while the stream was being opened gets no 'close' event anymore: it already left.

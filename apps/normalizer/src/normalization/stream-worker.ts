@@ -1,8 +1,8 @@
 import type { Span, Tracer } from '@opentelemetry/api';
-import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
-import { CheckpointedPublisher, encodeEventMessage, headerLookup, toNatsHeaders } from '@llm-stream/client';
+import { CheckpointedPublisher, OrderedReader, encodeEventMessage, headerLookup, toNatsHeaders } from '@llm-stream/client';
 import {
   STREAM_NAMES,
   decodeTraceRecord,
@@ -54,7 +54,8 @@ export interface StreamWorkerDeps {
  * `gateway.lost` to the raw trace, which ends the stream for every replica the same way.
  */
 export class StreamWorker {
-  private messages: ConsumerMessages | undefined;
+  /** The stream's raw trace, in stored order (it survives a NATS restart). */
+  private readonly reader: OrderedReader;
   private handingOver = false;
   private lostAppended = false;
   private readonly span: Span;
@@ -67,10 +68,13 @@ export class StreamWorker {
   ) {
     this.span = deps.tracer.startSpan(
       'llm.normalize',
-      { attributes: { 'llm.stream_id': item.stream_id, 'llm.provider': item.provider, 'llm.model': item.model, 'llm.tenant': item.tenant } },
+      {
+        attributes: { 'llm.stream_id': item.stream_id, 'llm.provider': item.provider, 'llm.model': item.model, 'llm.tenant': item.tenant },
+      },
       contextFromHeaders(headerLookup(workMessage.headers)),
     );
     this.observed = { item, traceId: this.span.spanContext().traceId };
+    this.reader = new OrderedReader(deps.js, STREAM_NAMES.raw, rawSubject(item.tenant, item.stream_id));
   }
 
   get streamId(): string {
@@ -85,7 +89,7 @@ export class StreamWorker {
   /** Stop without finishing: the work item goes back to JetStream for another replica (graceful shutdown). */
   handOver(): void {
     this.handingOver = true;
-    void this.messages?.close();
+    this.reader.close();
   }
 
   async run(): Promise<void> {
@@ -96,15 +100,12 @@ export class StreamWorker {
     const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
     const session = new NormalizerSession({ createAdapter: createProviderAdapter, unknownEvents: this.deps.unknownEvents });
     const traceHeaders = headersForSpan(this.span);
-    const consumer = await js.consumers.get(STREAM_NAMES.raw, { filter_subjects: rawSubject(this.item.tenant, this.item.stream_id) });
-    const messages = await consumer.consume();
-    this.messages = messages;
     const keepAlive = setInterval(() => {
       this.workMessage.working();
       this.watchLease(session);
     }, this.deps.workingIntervalMs);
     try {
-      for await (const message of messages) {
+      for await (const message of this.reader) {
         const decoded = decodeTraceRecord(headerLookup(message.headers), message.string());
         if (!decoded.ok) {
           observer.badRecord(this.observed, decoded.error.message);
@@ -122,7 +123,7 @@ export class StreamWorker {
       }
     } finally {
       clearInterval(keepAlive);
-      await messages.close();
+      this.reader.close();
     }
     if (!session.terminal) {
       this.endSpan();
@@ -148,7 +149,7 @@ export class StreamWorker {
     if (!this.deps.leases.isExpired(this.item.gateway_id, now)) return;
     this.lostAppended = true;
     if (session.lastRawSeq === 0) {
-      this.messages?.close().catch(() => undefined);
+      this.reader.close();
       return;
     }
     // The next raw_seq: if the gateway was only partitioned and publishes it too, one of the two is stored
