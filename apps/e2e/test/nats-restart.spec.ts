@@ -40,4 +40,17 @@ describe('a NATS server restart', () => {
     }
     for (const service of pipeline.services()) expect(service.process.exit).toBeUndefined();
   }, 90_000);
+
+  it('afterwards: new streams are accepted, owned and completed as before', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 4 }, (_unused, n) =>
+        postStream(pipeline.gateways[n % 2]!.url, 'anthropic', { model: 'multi_block', max_tokens: 64, messages: [] }),
+      ),
+    );
+    for (const reply of replies) {
+      expect(reply.status).toBe(200);
+      expect(sequenceProblems(reply.events)).toStrictEqual([]);
+      expect(terminalOf(reply.events)).toMatchObject({ type: 'stream.done' });
+    }
+  });
 });
