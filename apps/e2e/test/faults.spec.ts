@@ -93,6 +93,22 @@ describe('upstream faults through the whole pipeline', () => {
     });
   });
 
+  it('fails a stream whose provider sends an SSE record larger than MAX_FRAME_BYTES (protocol_error, not retried)', async () => {
+    const gateway = await pipeline.addGateway({ MAX_FRAME_BYTES: '1024' });
+    const scenario = await registerScenario(pipeline.replay.url, {
+      responses: [{ synthetic: { frames: 3, frame_interval_ms: 0, text_bytes: 4_000 } }],
+    });
+    const reply = await postStream(gateway.url, 'anthropic', anthropicBody(`scenario:${scenario}`));
+    expect(sequenceProblems(reply.events)).toStrictEqual([]);
+    expect(terminalOf(reply.events)).toMatchObject({
+      type: 'stream.error',
+      status: 'failed',
+      error: { category: 'protocol_error', retryable: false },
+    });
+    expect(reply.events.some((event) => event.type === 'block.delta')).toBe(false);
+    expect(await scenarioRequests(pipeline.replay.url, scenario)).toHaveLength(1);
+  });
+
   describe('timeouts', () => {
     it('ends a stream whose upstream only pings with timeout (pings are not progress)', async () => {
       const { reply, requests } = await run([{ transcript: 'simple_text', stall_after_frames: 4, stall_ping_interval_ms: 100 }]);
