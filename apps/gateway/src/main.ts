@@ -28,7 +28,9 @@ const app = await NestFactory.create<NestExpressApplication>(AppModule.register(
   bodyParser: false,
   forceCloseConnections: true,
 });
-app.useBodyParser('json', { limit: config.MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] });
+// Not strict: a body that is valid JSON but no object ("hello", 42) is told so, instead of "not valid JSON".
+app.useBodyParser('json', { limit: config.MAX_BODY_BYTES, type: ['application/json', 'application/*+json'], strict: false });
 app.enableShutdownHooks();
 await app.listen(config.HTTP_PORT, config.HTTP_HOST);
-logger.info('gateway ready', { port: config.HTTP_PORT, nats: config.NATS_URL, api_keys: keys.value.size });
+// `keys`, not `api_keys`: the logger redacts fields named like secrets, and this is only a count.
+logger.info('gateway ready', { port: config.HTTP_PORT, nats: config.NATS_URL, keys: keys.value.size });

@@ -51,3 +51,4 @@ export {
   type Release,
   type SequencedEvent,
 } from './event-sequencer.js';
+export { OrderedReader, type OrderedReaderOptions } from './ordered-reader.js';

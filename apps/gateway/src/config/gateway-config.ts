@@ -66,7 +66,7 @@ export class GatewayConfig {
   @Max(60_000)
   RETRY_BASE_DELAY_MS = 250;
 
-  /** Longest wait between attempts; a larger Retry-After is not waited for (the failure is returned). */
+  /** Longest wait between attempts: a larger Retry-After is honored only up to this (then the retry goes out). */
   @Type(() => Number)
   @IsInt()
   @Min(0)

@@ -18,13 +18,31 @@ export class StreamObserverService implements RunnerObserver {
     this.metrics.attempts.inc({ provider: spec.provider, status, retried: String(willRetry) });
     if (willRetry) {
       this.metrics.retries.inc({ provider: spec.provider });
-      this.logger.warn('upstream attempt failed before any visible delta: retrying', { stream_id: spec.streamId, trace_id: spec.traceId, attempt, status });
+      this.logger.warn('upstream attempt failed before any visible delta: retrying', {
+        stream_id: spec.streamId,
+        trace_id: spec.traceId,
+        attempt,
+        status,
+      });
     }
+  }
+
+  failed(spec: StreamSpec, error: unknown): void {
+    this.logger.error('the raw trace could not be proven stored', {
+      stream_id: spec.streamId,
+      trace_id: spec.traceId,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 
   settled(spec: StreamSpec, session: NormalizerSession): void {
     const status = session.terminalStatus ?? 'open';
     this.metrics.streamsEnded.inc({ provider: spec.provider, status, error_category: session.errorCategory ?? '' });
-    this.logger.info('upstream side ended', { stream_id: spec.streamId, trace_id: spec.traceId, status, error_category: session.errorCategory ?? null });
+    this.logger.info('upstream side ended', {
+      stream_id: spec.streamId,
+      trace_id: spec.traceId,
+      status,
+      error_category: session.errorCategory ?? null,
+    });
   }
 }

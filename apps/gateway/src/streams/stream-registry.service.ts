@@ -1,4 +1,10 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { SUBJECT_ROOTS, gatewayLeaseSubject } from '@llm-stream/contract';
 import { JsonLogger } from '@llm-stream/service-kit';
@@ -26,6 +32,7 @@ export interface ReaderNotice {
 @Injectable()
 export class StreamRegistry implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly runners = new Map<string, StreamRunner>();
+  private readonly followers = new Set<Promise<void>>();
   private accepting = true;
   private leaseTimer: NodeJS.Timeout | undefined;
   private subscriptions: Subscription[] = [];
@@ -44,6 +51,18 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
 
   local(streamId: string): StreamRunner | undefined {
     return this.runners.get(streamId);
+  }
+
+  /**
+   * An HTTP client following one of this instance's streams: on shutdown, the HTTP server stays open until it
+   * has written the stream's terminal event (or a bounded time), so the client need not resume elsewhere.
+   */
+  addFollower(following: Promise<void>): void {
+    this.followers.add(following);
+    const remove = (): void => {
+      this.followers.delete(following);
+    };
+    following.then(remove, remove);
   }
 
   add(runner: StreamRunner): void {
@@ -89,19 +108,17 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     this.accepting = false;
     const open = [...this.runners.values()];
     this.logger.info('draining', { open_streams: open.length, drain_ms: this.config.SHUTDOWN_DRAIN_MS });
-    const drained = await Promise.race([
-      Promise.all(open.map((runner) => runner.finished)).then(() => true),
-      new Promise<false>((resolve) => {
-        setTimeout(() => {
-          resolve(false);
-        }, this.config.SHUTDOWN_DRAIN_MS).unref();
-      }),
-    ]);
+    const drained = await within(this.config.SHUTDOWN_DRAIN_MS, Promise.all(open.map((runner) => runner.finished)));
     if (!drained) {
       const left = [...this.runners.values()];
       this.logger.warn('drain time is up: ending open streams', { open_streams: left.length });
       for (const runner of left) runner.shutdown();
-      await Promise.all(left.map((runner) => runner.finished.catch(() => undefined)));
+      await Promise.all(left.map((runner) => runner.finished));
+    }
+    // The terminal events are on their way through the normalizer: let the clients read them.
+    const followers = [...this.followers];
+    if (followers.length > 0 && !(await within(FOLLOWERS_WAIT_MS, Promise.all(followers)))) {
+      this.logger.warn('clients still reading at shutdown', { followers: this.followers.size });
     }
   }
 
@@ -113,6 +130,24 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
   private renewLease(): void {
     if (this.nc.isClosed()) return;
     this.nc.publish(gatewayLeaseSubject(this.identity.id), JSON.stringify({ open_streams: this.runners.size }));
+  }
+}
+
+/** How long a shutdown waits for the clients of its ended streams to read their terminal events. */
+const FOLLOWERS_WAIT_MS = 5_000;
+
+/** True when `work` settles within `ms`. */
+async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(false);
+    }, ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -35,6 +35,8 @@ export interface RetryPolicy {
 export interface RunnerObserver {
   attemptEnded(spec: StreamSpec, attempt: number, summary: AttemptSummary, willRetry: boolean): void;
   settled(spec: StreamSpec, session: NormalizerSession): void;
+  /** The raw trace could not be proven stored (NATS trouble at the end of the stream). */
+  failed(spec: StreamSpec, error: unknown): void;
 }
 
 export interface StreamRunnerDeps {
@@ -68,7 +70,8 @@ export class StreamRunner {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private quietSince = 0;
-  private finishedPromise: Promise<void> = Promise.resolve();
+  private readonly finishedPromise: Promise<void>;
+  private markFinished: () => void = () => undefined;
 
   constructor(
     readonly spec: StreamSpec,
@@ -76,6 +79,11 @@ export class StreamRunner {
   ) {
     this.recorder = new TraceRecorder(deps.clock);
     this.publisher = new CheckpointedPublisher(deps.nc, deps.js, deps.jsm, STREAM_NAMES.raw, rawSubject(spec.tenant, spec.streamId));
+    // Settled by start(), not created there: whoever awaits the runner before it starts (the registry) must
+    // not see a stream that has already finished.
+    this.finishedPromise = new Promise((resolve) => {
+      this.markFinished = resolve;
+    });
   }
 
   get streamId(): string {
@@ -86,7 +94,7 @@ export class StreamRunner {
     return this.session.terminal;
   }
 
-  /** Resolves when the stream has ended and its raw trace is proven stored. */
+  /** Resolves (never rejects) when the stream has ended and its raw trace is stored, or could not be. */
   get finished(): Promise<void> {
     return this.finishedPromise;
   }
@@ -119,12 +127,17 @@ export class StreamRunner {
     this.heartbeatTimer = setInterval(() => {
       this.heartbeatIfIdle();
     }, this.deps.heartbeatIntervalMs);
-    this.finishedPromise = this.runAttempts().finally(() => {
-      clearInterval(this.heartbeatTimer);
-      clearTimeout(this.graceTimer);
-      this.deps.observer.settled(this.spec, this.session);
-      this.deps.span.end();
-    });
+    this.runAttempts()
+      .catch((error: unknown) => {
+        this.deps.observer.failed(this.spec, error);
+      })
+      .finally(() => {
+        clearInterval(this.heartbeatTimer);
+        clearTimeout(this.graceTimer);
+        this.deps.observer.settled(this.spec, this.session);
+        this.deps.span.end();
+        this.markFinished();
+      });
   }
 
   /** DELETE, or a client that did not come back: the upstream request is aborted, the stream ends interrupted. */
@@ -140,8 +153,9 @@ export class StreamRunner {
   shutdown(): void {
     if (this.session.terminal || this.stopped) return;
     this.stopped = true;
-    this.current?.stop('aborted', 'gateway shutdown');
+    // Recorded before the attempt's end, so the stream ends because of the shutdown, as a cancel does.
     this.record({ kind: 'gateway.shutdown', gateway_id: this.deps.gatewayId });
+    this.current?.stop('aborted', 'gateway shutdown');
     this.wakeFromBackoff?.();
   }
 

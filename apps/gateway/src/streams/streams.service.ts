@@ -3,13 +3,15 @@ import { SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { storedMessageCount } from '@llm-stream/client';
+import { decodeEventMessage, storedMessageCount } from '@llm-stream/client';
 import {
   STREAM_NAMES,
   cancelSubject,
   eventsSubject,
   isProviderName,
+  isTerminalEvent,
   isValidStreamId,
+  rawSubject,
   readerSubject,
   type ContractEvent,
   type ProviderName,
@@ -59,7 +61,11 @@ export class StreamsService {
   ): Promise<void> {
     if (!this.registry.isAccepting) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the gateway is shutting down');
     if (!isProviderName(provider)) {
-      throw new ApiError(HttpStatus.NOT_FOUND, 'unknown_provider', `unknown provider ${JSON.stringify(provider)} (openai-chat, openai-responses, anthropic, gemini)`);
+      throw new ApiError(
+        HttpStatus.NOT_FOUND,
+        'unknown_provider',
+        `unknown provider ${JSON.stringify(provider)} (openai-chat, openai-responses, anthropic, gemini)`,
+      );
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', "the body must be a JSON object: the provider's own request");
@@ -70,7 +76,9 @@ export class StreamsService {
     const streamId = newStreamId();
     const span = trace.getTracer('llm-stream-gateway').startSpan(
       'llm.stream',
-      { attributes: { 'llm.stream_id': streamId, 'llm.provider': provider, 'llm.model': plan.value.model, 'llm.tenant': principal.tenant } },
+      {
+        attributes: { 'llm.stream_id': streamId, 'llm.provider': provider, 'llm.model': plan.value.model, 'llm.tenant': principal.tenant },
+      },
       contextFromHeaders((name) => headerValue(request, name)),
     );
     const spec = { streamId, traceId: span.spanContext().traceId, tenant: principal.tenant, provider, plan: plan.value };
@@ -86,7 +94,11 @@ export class StreamsService {
         maxFrameBytes: this.config.MAX_FRAME_BYTES,
         maxErrorBodyBytes: 65_536,
       },
-      retry: { maxAttempts: this.config.UPSTREAM_MAX_ATTEMPTS, baseDelayMs: this.config.RETRY_BASE_DELAY_MS, maxDelayMs: this.config.RETRY_MAX_DELAY_MS },
+      retry: {
+        maxAttempts: this.config.UPSTREAM_MAX_ATTEMPTS,
+        baseDelayMs: this.config.RETRY_BASE_DELAY_MS,
+        maxDelayMs: this.config.RETRY_MAX_DELAY_MS,
+      },
       heartbeatIntervalMs: this.config.HEARTBEAT_INTERVAL_MS,
       clientGraceMs: this.config.CLIENT_GRACE_MS,
       clock: Date.now,
@@ -106,14 +118,28 @@ export class StreamsService {
     this.metrics.streamsStarted.inc({ provider });
     this.logger.info('stream accepted', { stream_id: streamId, trace_id: span.spanContext().traceId, provider, tenant: principal.tenant });
     runner.start();
-    await this.follow(spec.tenant, streamId, 0, principal, response, runner, provider, Date.now());
+    const following = this.follow(spec.tenant, streamId, 0, principal, response, runner, provider, Date.now(), spec.traceId);
+    this.registry.addFollower(following);
+    await following;
   }
 
   /** GET /v1/streams/{id}/events: the stream's events after `afterSeq` (Last-Event-ID), live or finished. */
   async resume(streamId: string, afterSeq: number, principal: ApiKeyPrincipal, response: ServerResponse): Promise<void> {
     await this.requireStream(streamId, principal.tenant);
     const local = this.registry.local(streamId);
-    await this.follow(principal.tenant, streamId, afterSeq, principal, response, local, undefined, undefined);
+    const following = this.follow(
+      principal.tenant,
+      streamId,
+      afterSeq,
+      principal,
+      response,
+      local,
+      undefined,
+      undefined,
+      local?.spec.traceId,
+    );
+    if (local) this.registry.addFollower(following);
+    await following;
   }
 
   /** DELETE /v1/streams/{id}: asks whichever gateway holds the upstream to cancel it. */
@@ -125,6 +151,9 @@ export class StreamsService {
       return { stream_id: streamId, status: 'cancelling' };
     }
     await this.requireStream(streamId, principal.tenant);
+    // The stored log says at once whether it has ended; only a live stream needs its gateway's answer.
+    if (await this.hasEnded(streamId, principal.tenant))
+      throw new ApiError(HttpStatus.CONFLICT, 'already_ended', 'the stream has already ended');
     try {
       const reply = await this.nc.request(cancelSubject(streamId), JSON.stringify({ tenant: principal.tenant }), { timeout: 2_000 });
       if ((JSON.parse(reply.string()) as { ok?: boolean }).ok === true) return { stream_id: streamId, status: 'cancelling' };
@@ -134,10 +163,26 @@ export class StreamsService {
     throw new ApiError(HttpStatus.CONFLICT, 'already_ended', 'no gateway holds this stream anymore: it has ended or is ending');
   }
 
-  /** 404 unless the tenant's subject holds the stream: another tenant's stream is indistinguishable from none. */
+  /**
+   * 404 unless the tenant's subjects hold the stream: another tenant's stream is indistinguishable from none.
+   * Its events, or else its raw trace: `stream.open` is stored before the client ever learns the stream id,
+   * while the first event waits for a normalizer (none may be running right now).
+   */
   private async requireStream(streamId: string, tenant: string): Promise<void> {
-    const exists = isValidStreamId(streamId) && (await storedMessageCount(this.jsm, STREAM_NAMES.events, eventsSubject(tenant, streamId))) > 0;
+    const holds = async (stream: string, subject: string): Promise<boolean> => (await storedMessageCount(this.jsm, stream, subject)) > 0;
+    const exists =
+      isValidStreamId(streamId) &&
+      ((await holds(STREAM_NAMES.events, eventsSubject(tenant, streamId))) ||
+        (await holds(STREAM_NAMES.raw, rawSubject(tenant, streamId))));
     if (!exists) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `no stream ${streamId}`);
+  }
+
+  private async hasEnded(streamId: string, tenant: string): Promise<boolean> {
+    const subject = eventsSubject(tenant, streamId);
+    const last = await this.jsm.streams.getMessage(STREAM_NAMES.events, { last_by_subj: subject });
+    if (!last) return false;
+    const decoded = decodeEventMessage(subject, last.string(), { validate: false });
+    return decoded.ok && isTerminalEvent(decoded.value.event);
   }
 
   /** Writes the stream's events as SSE until its terminal event or until the client leaves. */
@@ -150,16 +195,20 @@ export class StreamsService {
     runner: StreamRunner | undefined,
     provider: ProviderName | undefined,
     acceptedAt: number | undefined,
+    traceId: string | undefined,
   ): Promise<void> {
     const writer = new SseWriter(response, KEEP_ALIVE_MS);
     const feed = new EventFeed(this.js, tenant, streamId, afterSeq);
     writer.open(streamId);
     this.attachReader(runner, tenant, streamId);
     let ended = false;
-    response.on('close', () => {
-      void feed.close();
+    const left = (): void => {
+      feed.close();
       if (!ended) this.detachReader(runner, tenant, streamId);
-    });
+    };
+    // A client that hung up while the stream was being opened gets no 'close' event anymore: it already left.
+    if (response.destroyed) left();
+    else response.once('close', left);
     let firstDelta = acceptedAt !== undefined;
     try {
       for await (const event of feed) {
@@ -172,6 +221,13 @@ export class StreamsService {
         }
       }
       ended = true;
+    } catch (error) {
+      // The headers are out: nothing to answer, but the line must say which stream (the framework's would not).
+      this.logger.error('cannot read the stream from JetStream', {
+        stream_id: streamId,
+        trace_id: traceId ?? feed.traceId ?? null,
+        error: error instanceof Error ? error.message : String(error),
+      });
     } finally {
       writer.end();
     }

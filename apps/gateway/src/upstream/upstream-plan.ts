@@ -7,6 +7,8 @@ export interface UpstreamPlan {
   readonly body: string;
   /** The model the client asked for (for Gemini, taken out of the body or the query). */
   readonly model: string;
+  /** The provider key sent in `headers`: it must never be recorded, even when the provider echoes it. */
+  readonly secret: string;
 }
 
 export interface ProviderEndpoint {
@@ -47,6 +49,7 @@ export function planUpstream(
         headers: { ...json, authorization: `Bearer ${settings.openai.apiKey}` },
         body: JSON.stringify({ ...body, stream: true, stream_options: { ...options, include_usage: true } }),
         model: model.value,
+        secret: settings.openai.apiKey,
       });
     }
     case 'openai-responses': {
@@ -57,6 +60,7 @@ export function planUpstream(
         headers: { ...json, authorization: `Bearer ${settings.openai.apiKey}` },
         body: JSON.stringify({ ...body, stream: true }),
         model: model.value,
+        secret: settings.openai.apiKey,
       });
     }
     case 'anthropic': {
@@ -67,6 +71,7 @@ export function planUpstream(
         headers: { ...json, 'x-api-key': settings.anthropic.apiKey, 'anthropic-version': settings.anthropic.version },
         body: JSON.stringify({ ...body, stream: true }),
         model: model.value,
+        secret: settings.anthropic.apiKey,
       });
     }
     case 'gemini': {
@@ -81,6 +86,7 @@ export function planUpstream(
         headers: { ...json, 'x-goog-api-key': settings.gemini.apiKey },
         body: JSON.stringify(rest),
         model,
+        secret: settings.gemini.apiKey,
       });
     }
     default:

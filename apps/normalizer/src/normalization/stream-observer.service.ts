@@ -15,11 +15,11 @@ export class StreamObserverService implements StreamObserver {
     private readonly logger: JsonLogger,
   ) {}
 
-  started(stream: ObservedStream, resumedAfterSeq: number): void {
-    if (resumedAfterSeq > 0) this.metrics.takeovers.inc();
-    this.log(stream).info(resumedAfterSeq > 0 ? 'stream taken over' : 'stream owned', {
+  started(stream: ObservedStream, alreadyStored: number): void {
+    if (alreadyStored > 0) this.metrics.takeovers.inc();
+    this.log(stream).info(alreadyStored > 0 ? 'stream taken over' : 'stream owned', {
       provider: stream.item.provider,
-      resumed_after_seq: resumedAfterSeq,
+      already_stored: alreadyStored,
     });
   }
 

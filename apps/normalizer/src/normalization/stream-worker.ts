@@ -1,8 +1,8 @@
 import type { Span, Tracer } from '@opentelemetry/api';
-import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
-import { CheckpointedPublisher, encodeEventMessage, headerLookup, storedMessageCount, toNatsHeaders } from '@llm-stream/client';
+import { CheckpointedPublisher, OrderedReader, encodeEventMessage, headerLookup, toNatsHeaders } from '@llm-stream/client';
 import {
   STREAM_NAMES,
   decodeTraceRecord,
@@ -15,6 +15,7 @@ import {
   type WorkItem,
 } from '@llm-stream/contract';
 import { contextFromHeaders, headersForSpan } from '../telemetry/trace-context.js';
+import { storedSeqs } from './stored-seqs.js';
 import type { GatewayLeases } from './gateway-leases.js';
 
 /** The stream a report is about: its work item and the id of its trace. */
@@ -25,7 +26,8 @@ export interface ObservedStream {
 
 /** What the worker reports to the service around it (metrics and logs live there). */
 export interface StreamObserver {
-  started(stream: ObservedStream, resumedAfterSeq: number): void;
+  /** `alreadyStored`: events of the stream a previous owner stored (0 for a new stream). */
+  started(stream: ObservedStream, alreadyStored: number): void;
   event(stream: ObservedStream, event: ContractEvent): void;
   badRecord(stream: ObservedStream, reason: string): void;
   gatewayLost(stream: ObservedStream): void;
@@ -52,7 +54,8 @@ export interface StreamWorkerDeps {
  * `gateway.lost` to the raw trace, which ends the stream for every replica the same way.
  */
 export class StreamWorker {
-  private messages: ConsumerMessages | undefined;
+  /** The stream's raw trace, in stored order (it survives a NATS restart). */
+  private readonly reader: OrderedReader;
   private handingOver = false;
   private lostAppended = false;
   private readonly span: Span;
@@ -65,39 +68,44 @@ export class StreamWorker {
   ) {
     this.span = deps.tracer.startSpan(
       'llm.normalize',
-      { attributes: { 'llm.stream_id': item.stream_id, 'llm.provider': item.provider, 'llm.model': item.model, 'llm.tenant': item.tenant } },
+      {
+        attributes: { 'llm.stream_id': item.stream_id, 'llm.provider': item.provider, 'llm.model': item.model, 'llm.tenant': item.tenant },
+      },
       contextFromHeaders(headerLookup(workMessage.headers)),
     );
     this.observed = { item, traceId: this.span.spanContext().traceId };
+    this.reader = new OrderedReader(deps.js, STREAM_NAMES.raw, rawSubject(item.tenant, item.stream_id));
   }
 
   get streamId(): string {
     return this.item.stream_id;
   }
 
+  /** Of the stream's trace, for log lines. */
+  get traceId(): string {
+    return this.observed.traceId;
+  }
+
   /** Stop without finishing: the work item goes back to JetStream for another replica (graceful shutdown). */
   handOver(): void {
     this.handingOver = true;
-    void this.messages?.close();
+    this.reader.close();
   }
 
   async run(): Promise<void> {
     const { nc, js, jsm, observer } = this.deps;
     const subject = eventsSubject(this.item.tenant, this.item.stream_id);
-    const alreadyStored = await storedMessageCount(jsm, STREAM_NAMES.events, subject);
-    observer.started(this.observed, alreadyStored);
+    const alreadyStored = await storedSeqs(js, jsm, subject);
+    observer.started(this.observed, alreadyStored.size);
     const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
     const session = new NormalizerSession({ createAdapter: createProviderAdapter, unknownEvents: this.deps.unknownEvents });
     const traceHeaders = headersForSpan(this.span);
-    const consumer = await js.consumers.get(STREAM_NAMES.raw, { filter_subjects: rawSubject(this.item.tenant, this.item.stream_id) });
-    const messages = await consumer.consume();
-    this.messages = messages;
     const keepAlive = setInterval(() => {
       this.workMessage.working();
       this.watchLease(session);
     }, this.deps.workingIntervalMs);
     try {
-      for await (const message of messages) {
+      for await (const message of this.reader) {
         const decoded = decodeTraceRecord(headerLookup(message.headers), message.string());
         if (!decoded.ok) {
           observer.badRecord(this.observed, decoded.error.message);
@@ -105,7 +113,7 @@ export class StreamWorker {
         }
         for (const event of session.accept(decoded.value)) {
           // Events a previous owner already stored are recomputed identically, and skipped.
-          if (event.seq <= alreadyStored) continue;
+          if (alreadyStored.has(event.seq)) continue;
           observer.event(this.observed, event);
           const message = encodeEventMessage(event, this.item.tenant, traceHeaders);
           if (isTerminalEvent(event)) await publisher.publishAcked(message);
@@ -115,7 +123,7 @@ export class StreamWorker {
       }
     } finally {
       clearInterval(keepAlive);
-      await messages.close();
+      this.reader.close();
     }
     if (!session.terminal) {
       this.endSpan();
@@ -141,18 +149,23 @@ export class StreamWorker {
     if (!this.deps.leases.isExpired(this.item.gateway_id, now)) return;
     this.lostAppended = true;
     if (session.lastRawSeq === 0) {
-      this.messages?.close().catch(() => undefined);
+      this.reader.close();
       return;
     }
     // The next raw_seq: if the gateway was only partitioned and publishes it too, one of the two is stored
     // (same Nats-Msg-Id) and every replica reads the same trace.
     const record = { kind: 'gateway.lost' as const, raw_seq: session.lastRawSeq + 1, ts: now, gateway_id: this.item.gateway_id };
     const encoded = encodeTraceRecord(record, this.item);
-    this.deps.observer.gatewayLost(this.observed);
     this.deps.js
       .publish(rawSubject(this.item.tenant, this.item.stream_id), encoded.data, {
         msgID: rawMsgId(this.item.stream_id, record.raw_seq),
         headers: toNatsHeaders(encoded.headers),
+      })
+      .then((ack) => {
+        // A duplicate: the gateway's own record with this raw_seq is stored (it was only partitioned) and on its
+        // way to this worker. Check again later: if the lease is still expired, gateway.lost goes after it.
+        if (ack.duplicate) this.lostAppended = false;
+        else this.deps.observer.gatewayLost(this.observed);
       })
       .catch(() => {
         this.lostAppended = false;

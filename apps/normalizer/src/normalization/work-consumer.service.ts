@@ -17,7 +17,7 @@ export const WORK_CONSUMER = 'normalizers';
 
 /**
  * Takes work items (one per stream) from LLM_WORK and runs one StreamWorker per item, up to
- * MAX_CONCURRENT_STREAMS at once. On SIGTERM it stops taking work, lets owned streams finish for up to
+ * MAX_CONCURRENT_STREAMS at once (items beyond that go back to JetStream for the other replicas). On SIGTERM it stops taking work, lets owned streams finish for up to
  * SHUTDOWN_DRAIN_MS, and hands the rest back to JetStream for another replica.
  */
 @Injectable()
@@ -27,7 +27,6 @@ export class WorkConsumerService implements OnApplicationBootstrap, BeforeApplic
   private messages: ConsumerMessages | undefined;
   private loop: Promise<void> | undefined;
   private lagTimer: NodeJS.Timeout | undefined;
-  private slotWaiters: (() => void)[] = [];
 
   constructor(
     private readonly config: NormalizerConfig,
@@ -94,7 +93,12 @@ export class WorkConsumerService implements OnApplicationBootstrap, BeforeApplic
         message.nak();
         continue;
       }
-      await this.freeSlot();
+      if (this.workers.size >= this.config.MAX_CONCURRENT_STREAMS) {
+        // Full: give the item back now. Held here until a slot frees, it would outlive its ack wait and be
+        // redelivered to another replica, and the stream would end up with two owners.
+        message.nak(this.workingIntervalMs());
+        continue;
+      }
       this.start(message);
     }
   }
@@ -120,26 +124,29 @@ export class WorkConsumerService implements OnApplicationBootstrap, BeforeApplic
       tracer: trace.getTracer('llm-stream-normalizer'),
       unknownEvents: this.metrics,
       observer: this.observer,
-      workingIntervalMs: Math.max(200, Math.floor(this.config.WORK_ACK_WAIT_MS / 3)),
+      workingIntervalMs: this.workingIntervalMs(),
       clock: Date.now,
     });
     const done = worker
       .run()
       .catch((error: unknown) => {
         // The item was neither acked nor handed over: JetStream redelivers it after the ack wait.
-        this.logger.error('stream worker failed', { stream_id: item.stream_id, error: error instanceof Error ? error.message : String(error) });
+        this.logger.error('stream worker failed', {
+          stream_id: item.stream_id,
+          trace_id: worker.traceId,
+          error: error instanceof Error ? error.message : String(error),
+        });
       })
       .finally(() => {
         this.workers.delete(item.stream_id);
         this.metrics.openStreams.set(this.workers.size);
-        this.slotWaiters.shift()?.();
       });
     this.workers.set(item.stream_id, { worker, done });
     this.metrics.openStreams.set(this.workers.size);
   }
 
-  private freeSlot(): Promise<void> {
-    if (this.workers.size < this.config.MAX_CONCURRENT_STREAMS) return Promise.resolve();
-    return new Promise((resolve) => this.slotWaiters.push(resolve));
+  /** How often an owner tells JetStream it still works on an item: a third of the ack wait. */
+  private workingIntervalMs(): number {
+    return Math.max(200, Math.floor(this.config.WORK_ACK_WAIT_MS / 3));
   }
 }

@@ -1,7 +1,7 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { FileSpanExporter } from './file-span-exporter.js';
 
@@ -17,7 +17,9 @@ export interface TelemetrySettings {
  * the standard OTEL_EXPORTER_OTLP_* variables.
  */
 export function startTelemetry(settings: TelemetrySettings): NodeSDK {
-  const processors: SpanProcessor[] = [];
+  // Without any processor the SDK registers no tracer provider at all: every span would be non-recording with
+  // an all-zero trace id, so log lines could not be told apart by trace_id and no context would reach NATS.
+  const processors: SpanProcessor[] = settings.exporter === 'none' ? [new NoopSpanProcessor()] : [];
   if (settings.exporter === 'otlp') processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
   if (settings.exporter === 'file') {
     processors.push(new BatchSpanProcessor(new FileSpanExporter(settings.file, settings.service), { scheduledDelayMillis: 200 }));

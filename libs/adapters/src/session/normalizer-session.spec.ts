@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   ATTEMPT_END_REASONS,
   checkInvariants,
@@ -576,5 +577,99 @@ describe('NormalizerSession determinism', () => {
       const live = runTranscript('anthropic', transcript.body, { createAdapter: () => new AnthropicAdapter(), clock: () => 7 });
       expect(run(live.records).events).toStrictEqual(live.events);
     }
+  });
+});
+
+describe('NormalizerSession raw_seq order (a record the gateway republished at the end arrives late)', () => {
+  const trace = (): TraceRecord[] => stamp([open(2), heartbeat, ...goodAttempt(1)]);
+  /** Moves the record at `position` to the end of the stored order, as CheckpointedPublisher.finish() does. */
+  const republishedLast = (records: readonly TraceRecord[], position: number): TraceRecord[] => [
+    ...records.slice(0, position),
+    ...records.slice(position + 1),
+    records[position]!,
+  ];
+
+  it('holds the records after a gap and releases them, in raw_seq order, with the record that fills it', () => {
+    const records = trace();
+    const lateFrame = 5; // textStart(0): without it, the delta after it would hit an unopened block
+    const session = newSession();
+    const perRecord = republishedLast(records, lateFrame).map((record) => {
+      const events = outline(session.accept(record));
+      return [record.raw_seq, events, session.lastRawSeq, session.heldRecords] as const;
+    });
+    expect(perRecord.slice(lateFrame)).toStrictEqual([
+      ...records.slice(lateFrame + 1).map((record) => [record.raw_seq, [], lateFrame, record.raw_seq - lateFrame - 1] as const),
+      [lateFrame + 1, HELLO.slice(1), records.length, 0],
+    ]);
+    expect(perRecord.flatMap(([, events]) => events)).toStrictEqual(outline(run(records).events));
+    expect(session.ignoredRecords).toBe(0);
+  });
+
+  it('gives the same events for any stored order of the same records, duplicates included', () => {
+    const records = stamp([
+      open(3),
+      start(1),
+      status(1, 429, 'rate_limit_error', 'Too many requests'),
+      end(1),
+      heartbeat,
+      start(2),
+      ok(2),
+      ...frames(2, messageStart(), textStart(0), ping(), textDelta(0, 'Hel'), textDelta(0, 'lo'), blockStop(0)),
+      ...frames(2, toolStart(1), blockStop(1), messageDelta('end_turn'), messageStop()),
+      end(2),
+    ]);
+    const expected = run(records).events;
+    fc.assert(
+      fc.property(fc.shuffledSubarray(records, { minLength: records.length }), fc.array(fc.nat(records.length - 1)), (order, repeats) => {
+        const stored = [...order];
+        for (const position of repeats) stored.splice(position, 0, records[position]!);
+        const session = newSession();
+        const events = stored.flatMap((record) => session.accept(record));
+        expect(events).toStrictEqual(expected);
+        expect(session.ignoredRecords).toBe(repeats.length);
+        expect(session.heldRecords).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('ends the stream with a gateway.lost that fills a gap for good (raw_seq = lastRawSeq + 1); the late record is a duplicate', () => {
+    const records = stamp([open(), start(1), ok(1), ...frames(1, messageStart(), textStart(0), textDelta(0, 'Hel'), textDelta(0, 'lo'))]);
+    const missing = records.length - 2; // the first text delta never arrives
+    const session = newSession();
+    const before = records.filter((_record, position) => position !== missing).flatMap((record) => session.accept(record));
+    expect(outline(before)).toStrictEqual(['stream.start']);
+    expect(session.lastRawSeq).toBe(missing);
+    expect(session.heldRecords).toBe(1);
+    const lostRecord: TraceRecord = { kind: 'gateway.lost', raw_seq: session.lastRawSeq + 1, ts: 5_000, gateway_id: 'gw-1' };
+    // The held block start goes out before the error; the held delta after the gap comes after the end: ignored.
+    expect(outline(session.accept(lostRecord))).toStrictEqual(['block.start#0', 'stream.error:interrupted:transport_interrupted']);
+    expect(session.accept(records[missing]!)).toStrictEqual([]);
+    expect(session.ignoredRecords).toBe(1);
+  });
+
+  it('gives a gap up after maxHeldRecords held records: the stream ends interrupted, the same way for every replica', () => {
+    const records = stamp([
+      open(),
+      start(1),
+      ok(1),
+      ...frames(1, messageStart(), textStart(0), ...['a', 'b', 'c', 'd', 'e'].map((text) => textDelta(0, text))),
+    ]);
+    const missing = 4; // messageStart
+    const stored = records.filter((_record, position) => position !== missing);
+    const replay = (): { events: ContractEvent[]; session: NormalizerSession } => {
+      const session = new NormalizerSession({ createAdapter: () => new AnthropicAdapter(), maxHeldRecords: 3 });
+      return { session, events: stored.flatMap((record) => session.accept(record)) };
+    };
+    const { events, session } = replay();
+    expect(outline(events)).toStrictEqual(['stream.start', 'stream.error:interrupted:transport_interrupted']);
+    expect(events.at(-1)).toMatchObject({
+      ts: records[missing + 4]?.ts,
+      error: { message: 'raw trace record 5 never arrived while 3 later records waited for it' },
+    });
+    expect(session.terminal).toBe(true);
+    expect(session.heldRecords).toBe(0);
+    expect(session.accept(records[missing]!)).toStrictEqual([]);
+    expect(replay().events).toStrictEqual(events);
   });
 });

@@ -17,6 +17,8 @@ import type { ProviderAdapter } from '../adapter.js';
 import { parseSseRecord } from '../sse/sse-record.js';
 import type { SseFrame } from '../sse/sse-frame.js';
 import { attemptEndFailure } from './attempt-end-failure.js';
+import { outsideEndFailure, type OutsideEnd } from './outside-end-failure.js';
+import { RawSeqOrder } from './raw-seq-order.js';
 
 /** Counts provider event and part types an adapter skipped; the services export it as a metric. */
 export interface UnknownEventCounter {
@@ -27,6 +29,19 @@ export interface NormalizerSessionOptions {
   /** Creates a fresh adapter for each upstream attempt. */
   readonly createAdapter: (provider: ProviderName) => ProviderAdapter;
   readonly unknownEvents?: UnknownEventCounter;
+  /**
+   * Records held after a gap in raw_seq before the gap is given up and the stream ends interrupted
+   * (default 10,000): a gap normally fills when the gateway repairs its trace at the end of the stream.
+   */
+  readonly maxHeldRecords?: number;
+}
+
+/** Default of {@link NormalizerSessionOptions.maxHeldRecords}. */
+export const DEFAULT_MAX_HELD_RECORDS = 10_000;
+
+interface OfferedRecord {
+  readonly record: TraceRecord;
+  readonly parsed: SseFrame | undefined;
 }
 
 interface HeldInput {
@@ -48,7 +63,8 @@ export class NormalizerSession {
   private opened: StreamOpenRecord | undefined;
   private adapter: ProviderAdapter | undefined;
   private attempt = 0;
-  private rawSeq = 0;
+  private readonly order: RawSeqOrder<OfferedRecord>;
+  private gapGivenUp = false;
   /** Inputs of the current attempt not yet applied; `null` once something visible went out. */
   private held: HeldInput[] | null = null;
   /** A retryable failure waiting for the end of its attempt, which decides between retry and error. */
@@ -61,7 +77,9 @@ export class NormalizerSession {
   private terminalEvent: TerminalEvent | undefined;
   private readonly warnedTypes = new Set<string>();
 
-  constructor(private readonly options: NormalizerSessionOptions) {}
+  constructor(private readonly options: NormalizerSessionOptions) {
+    this.order = new RawSeqOrder(options.maxHeldRecords ?? DEFAULT_MAX_HELD_RECORDS);
+  }
 
   /** True once `stream.done` or `stream.error` was emitted. */
   get terminal(): boolean {
@@ -83,9 +101,17 @@ export class NormalizerSession {
     return this.machine?.lastSeq ?? 0;
   }
 
-  /** The raw_seq of the last record accepted. */
+  /**
+   * The raw_seq of the last record processed: records are processed in raw_seq order, so every record up to
+   * this one has been. A record that fills a gap for good (the normalizer's `gateway.lost`) takes the next one.
+   */
   get lastRawSeq(): number {
-    return this.rawSeq;
+    return this.order.lastReleased;
+  }
+
+  /** Records received after a gap in raw_seq, waiting for it to fill. */
+  get heldRecords(): number {
+    return this.order.heldCount;
   }
 
   /**
@@ -123,15 +149,41 @@ export class NormalizerSession {
   }
 
   /**
-   * Accepts the next record. Records at or below the last raw_seq are duplicates and ignored. `parsed` lets
-   * a caller that already decoded a frame skip re-parsing its text.
+   * Accepts the next record in stored order and returns the events it caused. Records are processed in raw_seq
+   * order: one that arrives after a gap is held until the gap fills (its events come with the record that fills
+   * it); a raw_seq seen before is a duplicate and ignored. If more than `maxHeldRecords` wait, the gap is given
+   * up and the stream ends interrupted. `parsed` lets a caller that already decoded a frame skip re-parsing it.
    */
   accept(record: TraceRecord, parsed?: SseFrame): ContractEvent[] {
-    if (record.raw_seq <= this.rawSeq) {
+    if (this.gapGivenUp) {
       this.ignored += 1;
       return [];
     }
-    this.rawSeq = record.raw_seq;
+    const offered = this.order.offer(record.raw_seq, { record, parsed });
+    switch (offered.kind) {
+      case 'duplicate':
+        this.ignored += 1;
+        return [];
+      case 'held':
+        return [];
+      case 'overflow': {
+        // Deterministic: every replica reads the same stored order, so all of them give up at the same record.
+        this.gapGivenUp = true;
+        this.ignored += 1;
+        const out: ContractEvent[] = [];
+        const held = this.options.maxHeldRecords ?? DEFAULT_MAX_HELD_RECORDS;
+        if (this.machine && !this.machine.isTerminal)
+          this.endFromOutside({ cause: 'raw_trace_gap', missing: offered.missing, held }, record.ts, out);
+        return out;
+      }
+      case 'ready':
+        return offered.items.flatMap((item) => this.process(item.record, item.parsed));
+      default:
+        return assertNever(offered, 'raw_seq offer');
+    }
+  }
+
+  private process(record: TraceRecord, parsed: SseFrame | undefined): ContractEvent[] {
     if (record.kind === 'stream.open') return this.open(record);
     const machine = this.machine;
     if (!machine) {
@@ -163,20 +215,13 @@ export class NormalizerSession {
         this.endAttempt(record, out);
         break;
       case 'client.cancel':
-        this.endFromOutside(
-          'client_cancelled',
-          record.reason === 'client_request'
-            ? 'the client cancelled the stream'
-            : 'the client disconnected and did not come back within the grace period',
-          record.ts,
-          out,
-        );
+        this.endFromOutside({ cause: record.reason }, record.ts, out);
         break;
       case 'gateway.lost':
-        this.endFromOutside('transport_interrupted', 'the gateway holding the upstream connection stopped renewing its lease', record.ts, out);
+        this.endFromOutside({ cause: 'gateway_lost' }, record.ts, out);
         break;
       case 'gateway.shutdown':
-        this.endFromOutside('transport_interrupted', 'the gateway holding the upstream connection shut down before the stream ended', record.ts, out);
+        this.endFromOutside({ cause: 'gateway_shutdown' }, record.ts, out);
         break;
       case 'heartbeat':
         this.apply({ type: 'heartbeat' }, record.ts, out);
@@ -283,9 +328,9 @@ export class NormalizerSession {
   }
 
   /** Ends the stream for a reason outside the upstream's control: what is held goes out first, then the error. */
-  private endFromOutside(category: 'client_cancelled' | 'transport_interrupted', message: string, ts: number, out: ContractEvent[]): void {
+  private endFromOutside(end: OutsideEnd, ts: number, out: ContractEvent[]): void {
     this.flushHeld(out);
-    this.apply({ type: 'fail', status: 'interrupted', error: { category, retryable: null, provider_code: null, message } }, ts, out);
+    this.apply(outsideEndFailure(end), ts, out);
   }
 
   private isRetryableFailure(input: FailInput): boolean {

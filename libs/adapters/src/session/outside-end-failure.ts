@@ -1,0 +1,36 @@
+import { assertNever, type FailInput } from '@llm-stream/contract';
+
+/** Why a stream ends for a reason outside the upstream's control. */
+export type OutsideEnd =
+  | { readonly cause: 'client_request' | 'client_disconnected' | 'gateway_lost' | 'gateway_shutdown' }
+  /** The raw trace has a gap that did not fill while `held` later records waited. */
+  | { readonly cause: 'raw_trace_gap'; readonly missing: number; readonly held: number };
+
+/**
+ * How a stream ends when neither the provider nor the transport said so: the client cancelled, or the
+ * gateway holding the upstream connection is gone. Always `interrupted`: nobody can tell how the answer
+ * would have ended, so `retryable` is unknown.
+ */
+export function outsideEndFailure(end: OutsideEnd): FailInput {
+  switch (end.cause) {
+    case 'client_request':
+      return interrupted('client_cancelled', 'the client cancelled the stream');
+    case 'client_disconnected':
+      return interrupted('client_cancelled', 'the client disconnected and did not come back within the grace period');
+    case 'gateway_lost':
+      return interrupted('transport_interrupted', 'the gateway holding the upstream connection stopped renewing its lease');
+    case 'gateway_shutdown':
+      return interrupted('transport_interrupted', 'the gateway holding the upstream connection shut down before the stream ended');
+    case 'raw_trace_gap':
+      return interrupted(
+        'transport_interrupted',
+        `raw trace record ${String(end.missing)} never arrived while ${String(end.held)} later records waited for it`,
+      );
+    default:
+      return assertNever(end, 'outside end');
+  }
+}
+
+function interrupted(category: 'client_cancelled' | 'transport_interrupted', message: string): FailInput {
+  return { type: 'fail', status: 'interrupted', error: { category, retryable: null, provider_code: null, message } };
+}
