@@ -27,7 +27,7 @@ describe('repository paths', () => {
         expect.arrayContaining(['simple_text', 'multi_block', 'tool_fragmented_json', 'parallel_tools', 'error_mid_stream', 'interrupted', 'reasoning', 'refusal']),
       );
     }
-    expect(transcripts[0]).toEqual({
+    expect(transcripts.find((transcript) => transcript.provider === 'anthropic' && transcript.name === 'error_mid_stream')).toEqual({
       provider: 'anthropic',
       name: 'error_mid_stream',
       ssePath: join(transcriptsDir(), 'anthropic', 'error_mid_stream.sse'),
