@@ -47,6 +47,8 @@ export function encodeEventMessage(
       [HEADERS.tenant]: tenant,
       [HEADERS.seq]: String(event.seq),
       [HEADERS.eventType]: event.type,
+      [HEADERS.ts]: String(event.ts),
+      ...('block' in event && { [HEADERS.blockKind]: event.block.kind }),
     },
     data: JSON.stringify(event),
   };

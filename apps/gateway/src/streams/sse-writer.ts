@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ContractEvent } from '@llm-stream/contract';
+import type { StoredEvent } from './event-feed.js';
 
 /**
  * Writes contract events to an HTTP response as SSE records (`id: <seq>`, `event: <type>`, `data: <json>`),
@@ -8,6 +8,7 @@ import type { ContractEvent } from '@llm-stream/contract';
  */
 export class SseWriter {
   private keepAlive: NodeJS.Timeout | undefined;
+  private corked = false;
 
   constructor(
     private readonly response: ServerResponse,
@@ -32,9 +33,19 @@ export class SseWriter {
     this.response.socket?.setNoDelay(true);
   }
 
-  async write(event: ContractEvent): Promise<void> {
+  async write(event: StoredEvent): Promise<void> {
     if (this.response.writableEnded || this.response.destroyed) return;
-    const ok = this.response.write(`id: ${String(event.seq)}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    // Writes of one turn of the event loop leave in one segment: corked here, uncorked after the turn's
+    // other events were handled (an uncork per write would still send one segment per event).
+    if (!this.corked) {
+      this.corked = true;
+      this.response.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.response.uncork();
+      });
+    }
+    const ok = this.response.write(`id: ${String(event.seq)}\nevent: ${event.type}\ndata: ${event.json}\n\n`);
     if (!ok) await new Promise<void>((resolve) => {
       const done = (): void => {
         this.response.off('drain', done);

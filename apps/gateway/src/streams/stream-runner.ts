@@ -238,9 +238,9 @@ export class StreamRunner {
 
   private message(record: TraceRecord): { headers: Record<string, string>; data: string; msgId: string; position: number } {
     const { streamId, tenant, provider, plan } = this.spec;
-    const encoded = encodeTraceRecord(record, { stream_id: streamId, tenant, provider, model: plan.model });
+    const encoded = encodeTraceRecord(record, { stream_id: streamId, tenant, provider, model: plan.model }, this.deps.traceHeaders);
     return {
-      headers: { ...this.deps.traceHeaders, ...encoded.headers },
+      headers: encoded.headers,
       data: encoded.data,
       msgId: rawMsgId(streamId, record.raw_seq),
       position: record.raw_seq,

@@ -13,7 +13,6 @@ import {
   isValidStreamId,
   rawSubject,
   readerSubject,
-  type ContractEvent,
   type ProviderName,
 } from '@llm-stream/contract';
 import { JsonLogger } from '@llm-stream/service-kit';
@@ -25,7 +24,7 @@ import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
 import { contextFromHeaders, headersForSpan } from '../telemetry/trace-context.js';
 import { planUpstream } from '../upstream/upstream-plan.js';
-import { EventFeed } from './event-feed.js';
+import { EventFeed, type StoredEvent } from './event-feed.js';
 import { isVisibleTo } from './projection.js';
 import { SseWriter } from './sse-writer.js';
 import { newStreamId } from './stream-id.js';
@@ -233,7 +232,7 @@ export class StreamsService {
     }
   }
 
-  private measure(event: ContractEvent, ownClock: boolean): void {
+  private measure(event: StoredEvent, ownClock: boolean): void {
     this.metrics.eventsWritten.inc({ type: event.type });
     // `ts` is this gateway's receive time of the upstream frame only when it holds the upstream.
     if (ownClock && event.type === 'block.delta') this.metrics.addedLatency.observe(Math.max(0, Date.now() - event.ts) / 1000);

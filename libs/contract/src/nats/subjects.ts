@@ -94,6 +94,8 @@ export const HEADERS = {
   ts: 'Llm-Ts',
   seq: 'Llm-Seq',
   eventType: 'Llm-Event-Type',
+  /** On block events: the block's kind, so a projection can filter without parsing the payload. */
+  blockKind: 'Llm-Block-Kind',
   gatewayId: 'Llm-Gateway-Id',
   traceparent: 'traceparent',
   tracestate: 'tracestate',

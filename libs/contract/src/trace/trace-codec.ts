@@ -28,8 +28,14 @@ export interface TraceCodecError {
  * Frames travel as their exact text (byte-exact trace, no JSON escaping on the hot path) with the record's
  * fields in headers; every other record travels as JSON.
  */
-export function encodeTraceRecord(record: TraceRecord, stream: TraceStreamInfo): EncodedMessage {
+export function encodeTraceRecord(
+  record: TraceRecord,
+  stream: TraceStreamInfo,
+  /** Headers every record of the stream carries besides its own, e.g. the W3C trace context. */
+  streamHeaders: Readonly<Record<string, string>> = {},
+): EncodedMessage {
   const headers: Record<string, string> = {
+    ...streamHeaders,
     [HEADERS.msgId]: rawMsgId(stream.stream_id, record.raw_seq),
     [HEADERS.streamId]: stream.stream_id,
     [HEADERS.tenant]: stream.tenant,
