@@ -5,11 +5,10 @@
 // Usage: npm run bench:e2e [-- --streams 200 --frames 200 --interval 5 --open 1000 --provider anthropic]
 import { request } from 'node:http';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { getFreePort, startNatsServer, startProcess, waitFor } from '@llm-stream/testing';
+import { getFreePort, startNatsServer, startOtlpCollector, startProcess, waitFor } from '@llm-stream/testing';
 
 const { values } = parseArgs({
   options: {
@@ -27,12 +26,14 @@ const OPEN = Number(values.open);
 const PROVIDER = values.provider;
 const ENDPOINTS = { anthropic: '/v1/messages', 'openai-chat': '/v1/chat/completions', 'openai-responses': '/v1/responses' };
 const root = join(import.meta.dirname, '../..');
-const scratch = mkdtempSync(join(tmpdir(), 'bench-e2e-'));
 const KEY = 'bench-key';
 const now = () => performance.timeOrigin + performance.now();
 
 // ---- the system under test -------------------------------------------------------------------------------
 const nats = await startNatsServer();
+// Tracing on, as in production: the services' OTLP/HTTP exporter sends every span to a collector here.
+const collector = await startOtlpCollector();
+const tracing = { TRACE_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl };
 const ports = { replay: await getFreePort(), gateway: await getFreePort(), normalizer: await getFreePort() };
 // BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each service there when it stops.
 const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
@@ -43,16 +44,14 @@ const normalizer = node('normalizer', 'normalizer', {
   NATS_URL: nats.url,
   HTTP_PORT: String(ports.normalizer),
   LOG_LEVEL: 'warn',
-  TRACE_EXPORTER: 'file',
-  TRACE_FILE: join(scratch, 'normalizer-spans.jsonl'),
+  ...tracing,
   MAX_CONCURRENT_STREAMS: String(OPEN + STREAMS),
 });
 const gateway = node('gateway', 'gateway', {
   NATS_URL: nats.url,
   HTTP_PORT: String(ports.gateway),
   LOG_LEVEL: 'warn',
-  TRACE_EXPORTER: 'file',
-  TRACE_FILE: join(scratch, 'gateway-spans.jsonl'),
+  ...tracing,
   GATEWAY_API_KEYS: JSON.stringify([{ sha256: createHash('sha256').update(KEY).digest('hex'), tenant: 'bench' }]),
   OPENAI_BASE_URL: `http://127.0.0.1:${ports.replay}`,
   ANTHROPIC_BASE_URL: `http://127.0.0.1:${ports.replay}`,
@@ -159,7 +158,7 @@ try {
   await run(Math.min(20, STREAMS), paced, true); // warm-up: JIT, connections, JetStream consumers
   const direct = await run(STREAMS, paced, false);
   const piped = await run(STREAMS, paced, true);
-  out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms, tracing on (file exporter)`);
+  out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms, tracing on (OTLP to a collector)`);
   out(`  latency send->receipt, direct from the replay provider: p50 ${ms(percentile(direct.latencies, 50))}  p99 ${ms(percentile(direct.latencies, 99))}  (${direct.latencies.length} deltas)`);
   out(`  latency send->receipt, through the gateway pipeline:    p50 ${ms(percentile(piped.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99))}  (${piped.latencies.length} deltas)`);
   out(`  added by the pipeline:                                   p50 ${ms(percentile(piped.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99) - percentile(direct.latencies, 99))}   (targets: < 1 ms, < 5 ms)`);
@@ -203,4 +202,5 @@ try {
 } finally {
   await Promise.all([gateway.stop(), normalizer.stop(), replay.stop()]);
   await nats.stop();
+  await collector.stop();
 }

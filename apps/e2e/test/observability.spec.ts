@@ -1,7 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { waitFor } from '@llm-stream/testing';
+import { startOtlpCollector, waitFor, type CollectedSpan, type OtlpCollector } from '@llm-stream/testing';
 import { PROVIDER_KEY_CANARY } from './support/api-keys.js';
 import { terminalOf, textOf } from './support/event-checks.js';
 import { postStream, type GatewayReply } from './support/gateway-client.js';
@@ -11,42 +8,19 @@ import { readRawTrace } from './support/raw-trace.js';
 import { registerScenario } from './support/replay-control.js';
 import { ECHOES_KEY_CASE } from './support/transcripts.js';
 
-interface SpanLine {
-  readonly service: string;
-  readonly name: string;
-  readonly trace_id: string;
-  readonly span_id: string;
-  readonly parent_span_id: string | null;
-  readonly attributes: Readonly<Record<string, unknown>>;
-}
-
-function readSpans(path: string): SpanLine[] {
-  let text = '';
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return [];
-  }
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as SpanLine);
-}
-
 const CLIENT_TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 describe('observability and secrets', () => {
   let pipeline: Pipeline;
   let tap: WireTap;
-  let traceDir: string;
+  let collector: OtlpCollector;
   const streams: Record<string, GatewayReply> = {};
 
   beforeAll(async () => {
-    traceDir = mkdtempSync(join(tmpdir(), 'llm-stream-e2e-traces-'));
-    pipeline = await startPipeline({
-      gatewayEnv: { TRACE_EXPORTER: 'file', TRACE_FILE: join(traceDir, 'gateway.jsonl') },
-      normalizerEnv: { TRACE_EXPORTER: 'file', TRACE_FILE: join(traceDir, 'normalizer.jsonl') },
-    });
+    // The services' real OTLP/HTTP exporter, sending to a collector in this test.
+    collector = await startOtlpCollector();
+    const tracing = { TRACE_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl, OTEL_BSP_SCHEDULE_DELAY: '100' };
+    pipeline = await startPipeline({ gatewayEnv: tracing, normalizerEnv: tracing });
     tap = new WireTap(pipeline.nc);
     const anthropic = (model: string): Record<string, unknown> => ({ model, max_tokens: 64, messages: [] });
     const echoedKey = {
@@ -77,23 +51,23 @@ describe('observability and secrets', () => {
   afterAll(async () => {
     tap.close();
     await pipeline.stop();
-    rmSync(traceDir, { recursive: true, force: true });
+    await collector.stop();
   });
 
   const streamIds = (): string[] => Object.values(streams).map((reply) => reply.streamId!);
 
   describe('one trace per stream across the gateway and the normalizer', () => {
     /** The gateway's and the normalizer's span of a stream, once both are exported. */
-    async function spansOf(streamId: string): Promise<{ gateway: SpanLine; normalizer: SpanLine }> {
+    async function spansOf(streamId: string): Promise<{ gateway: CollectedSpan; normalizer: CollectedSpan }> {
       return waitFor(
         () => {
-          const find = (file: string): SpanLine | undefined =>
-            readSpans(join(traceDir, file)).find((span) => span.attributes['llm.stream_id'] === streamId);
-          const gateway = find('gateway.jsonl');
-          const normalizer = find('normalizer.jsonl');
+          const find = (service: string): CollectedSpan | undefined =>
+            collector.spans().find((span) => span.service === service && span.attributes['llm.stream_id'] === streamId);
+          const gateway = find('gateway');
+          const normalizer = find('normalizer');
           return gateway && normalizer ? { gateway, normalizer } : undefined;
         },
-        { timeoutMs: 10_000, description: `the spans of ${streamId} in both trace files` },
+        { timeoutMs: 10_000, description: `the spans of ${streamId} from both services` },
       );
     }
 
@@ -110,8 +84,8 @@ describe('observability and secrets', () => {
         expect(gateway).toMatchObject({ service: 'gateway', attributes: tags });
         expect(normalizer).toMatchObject({
           service: 'normalizer',
-          trace_id: gateway.trace_id,
-          parent_span_id: gateway.span_id,
+          traceId: gateway.traceId,
+          parentSpanId: gateway.spanId,
           attributes: tags,
         });
       }
@@ -119,7 +93,7 @@ describe('observability and secrets', () => {
 
     it("continues the HTTP client's W3C trace context", async () => {
       const { gateway } = await spansOf(streams['traced']!.streamId!);
-      expect(gateway.trace_id).toBe(CLIENT_TRACE_ID);
+      expect(gateway.traceId).toBe(CLIENT_TRACE_ID);
     });
 
     it("carries the stream's trace context in the headers of every raw and event message on NATS", async () => {
@@ -130,7 +104,7 @@ describe('observability and secrets', () => {
         );
         expect(messages.length).toBeGreaterThan(3);
         for (const message of messages)
-          expect(message.headers).toMatch(new RegExp(`^traceparent: 00-${gateway.trace_id}-[0-9a-f]{16}-0[01]$`, 'm'));
+          expect(message.headers).toMatch(new RegExp(`^traceparent: 00-${gateway.traceId}-[0-9a-f]{16}-0[01]$`, 'm'));
       }
     });
   });
@@ -138,7 +112,7 @@ describe('observability and secrets', () => {
   describe('log lines', () => {
     it('about a stream carry its stream_id and its trace_id, in both services', async () => {
       const traceOf = new Map<string, string>();
-      for (const streamId of streamIds()) traceOf.set(streamId, (await spansOf(streamId)).gateway.trace_id);
+      for (const streamId of streamIds()) traceOf.set(streamId, (await spansOf(streamId)).gateway.traceId);
       const services = pipeline.services().filter((service) => service.name !== 'replay-provider');
       let checked = 0;
       for (const service of services) {
@@ -156,14 +130,9 @@ describe('observability and secrets', () => {
       }
       expect(checked).toBeGreaterThanOrEqual(streamIds().length * 3);
 
-      async function spansOf(streamId: string): Promise<{ gateway: SpanLine }> {
-        return waitFor(
-          () => {
-            const gateway = readSpans(join(traceDir, 'gateway.jsonl')).find((span) => span.attributes['llm.stream_id'] === streamId);
-            return gateway ? { gateway } : undefined;
-          },
-          { description: `the gateway span of ${streamId}` },
-        );
+      async function spansOf(streamId: string): Promise<{ gateway: CollectedSpan }> {
+        const gateway = await collector.waitForSpan((span) => span.service === 'gateway' && span.attributes['llm.stream_id'] === streamId);
+        return { gateway };
       }
     });
   });

@@ -11,11 +11,7 @@ if (!loaded.ok) {
   process.exit(1);
 }
 const config = loaded.value;
-if (config.TRACE_EXPORTER === 'file' && config.TRACE_FILE === '') {
-  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'normalizer', msg: 'invalid configuration: TRACE_FILE is required when TRACE_EXPORTER=file', variable: 'TRACE_FILE' })}\n`);
-  process.exit(1);
-}
-const telemetry = startTelemetry({ service: 'normalizer', exporter: config.TRACE_EXPORTER, file: config.TRACE_FILE });
+const telemetry = startTelemetry('normalizer', config.TRACE_EXPORTER);
 const logger = new JsonLogger('normalizer', { level: config.LOG_LEVEL });
 
 const app = await NestFactory.create(AppModule.register(config, logger, telemetry), { logger: new FrameworkLogger(logger) });

@@ -153,10 +153,7 @@ export class GatewayConfig {
   @IsIn(['debug', 'info', 'warn', 'error'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
 
-  @IsIn(['none', 'otlp', 'file'])
-  TRACE_EXPORTER: 'none' | 'otlp' | 'file' = 'none';
-
-  @IsOptional()
-  @IsString()
-  TRACE_FILE = '';
+  /** `otlp` exports spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT and the other standard OTEL_* variables); `none` keeps them local. */
+  @IsIn(['none', 'otlp'])
+  TRACE_EXPORTER: 'none' | 'otlp' = 'none';
 }
