@@ -41,6 +41,11 @@ export class PostgresBackend implements StoreBackend {
   async transaction<T>(work: (writer: StoreWriter) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
+    // A checked-out client reports a dropped connection as an 'error' event: unhandled, it would end the process.
+    const onError = (): void => {
+      broken = true;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work(new PostgresWriter(client));
@@ -55,6 +60,7 @@ export class PostgresBackend implements StoreBackend {
       }
       throw error;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }
