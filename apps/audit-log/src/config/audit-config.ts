@@ -50,6 +50,13 @@ export class AuditConfig {
   @Max(10_000)
   AUDIT_BATCH_SIZE = 2_000;
 
+  /** A batch below AUDIT_BATCH_SIZE waits this long for more messages before it commits (group commit). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  AUDIT_BATCH_LINGER_MS = 20;
+
   /** Messages delivered and not yet acked, per consumer: bounds memory while the database is slow or away. */
   @Type(() => Number)
   @IsInt()

@@ -31,6 +31,8 @@ export interface BatchLoopOptions {
   readonly consumer: string;
   readonly js: JetStreamClient;
   readonly batchSize: number;
+  /** How long a batch below the batch size waits for more messages before it commits. */
+  readonly lingerMs: number;
   /** Resolves when the database answers. */
   readonly ping: () => Promise<void>;
   readonly observer: BatchLoopObserver;
@@ -90,7 +92,8 @@ export class BatchLoop<T> {
         if (this.halted()) await messages.close();
         for await (const message of messages) {
           this.queue.push(message);
-          this.wakeCommitter?.();
+          // The committer waits for a first message, or (lingering) for a full batch.
+          if (this.queue.length === 1 || this.queue.length >= batchSize) this.wakeCommitter?.();
         }
       } catch (error) {
         observer.consumerFailed(consumer, error);
@@ -112,6 +115,7 @@ export class BatchLoop<T> {
         this.wakeCommitter = undefined;
         continue;
       }
+      await this.linger();
       const batch = this.queue.splice(0, this.options.batchSize);
       const unsettled = await this.process(batch);
       if (unsettled.length === 0) continue;
@@ -122,6 +126,26 @@ export class BatchLoop<T> {
       await this.waitForStore();
       this.paused = false;
       this.wakePump?.();
+    }
+  }
+
+  /**
+   * Group commit: a transaction costs about the same for 10 rows as for 1,000 (SQLite's fsync, PostgreSQL's
+   * round trips and WAL flush), so a batch below the batch size waits up to the linger time for more.
+   */
+  private async linger(): Promise<void> {
+    const deadline = Date.now() + this.options.lingerMs;
+    while (this.queue.length < this.options.batchSize && !this.stopping) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.wakeCommitter = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeCommitter = undefined;
     }
   }
 

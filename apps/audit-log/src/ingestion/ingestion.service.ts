@@ -39,7 +39,11 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     const settings = { ackWaitMs: this.config.AUDIT_ACK_WAIT_MS, maxAckPending: this.config.AUDIT_MAX_ACK_PENDING };
     await ensureConsumer(this.jsm, STREAM_NAMES.events, AUDIT_CONSUMERS.events, settings);
     await ensureConsumer(this.jsm, STREAM_NAMES.raw, AUDIT_CONSUMERS.raw, settings);
-    const common = { js: this.js, batchSize: this.config.AUDIT_BATCH_SIZE, ping: () => this.repository.ping(), observer: this };
+    const common = {
+      js: this.js,
+      batchSize: this.config.AUDIT_BATCH_SIZE,
+      lingerMs: this.config.AUDIT_BATCH_LINGER_MS,
+      ping: () => this.repository.ping(), observer: this };
     const tracer = trace.getTracer('llm-stream-audit-log');
     this.loops.push(
       new BatchLoop(new EventBatchHandler(this.repository, this.metrics, tracer, this.logger), {

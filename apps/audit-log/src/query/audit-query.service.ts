@@ -97,8 +97,9 @@ export class AuditQueryService {
   }
 
   private async readDetail(tenant: string, streamId: string): Promise<StreamDetail> {
-    const stored = await this.requireStream(tenant, streamId);
-    const events = (await this.repository.events(streamId)).map((row) => JSON.parse(row.body) as ContractEvent);
+    // Both reads at once (one round trip of latency); the events are returned only if the tenant owns the stream.
+    const [stored, rows] = await Promise.all([this.requireStream(tenant, streamId), isValidStreamId(streamId) ? this.repository.events(streamId) : []]);
+    const events = rows.map((row) => JSON.parse(row.body) as ContractEvent);
     const result = assemble(events);
     return {
       stream: stored.record,
@@ -110,8 +111,11 @@ export class AuditQueryService {
   }
 
   private async readRaw(tenant: string, streamId: string): Promise<RawTrace> {
-    await this.requireStream(tenant, streamId);
-    const [records, storedEvents] = await Promise.all([this.repository.rawRecords(streamId), this.repository.events(streamId)]);
+    const [, records, storedEvents] = await Promise.all([
+      this.requireStream(tenant, streamId),
+      isValidStreamId(streamId) ? this.repository.rawRecords(streamId) : [],
+      isValidStreamId(streamId) ? this.repository.events(streamId) : [],
+    ]);
     const replayed = replayRawTrace(records);
     const entries = replayed.map(({ stored, record, events }): RawTraceEntry => {
       const base = { raw_seq: stored.raw_seq, attempt: stored.attempt === 0 ? null : stored.attempt, kind: stored.kind, ts: stored.ts, redacted: stored.redacted };
@@ -133,11 +137,10 @@ export class AuditQueryService {
   }
 
   private async readVerify(tenant: string, streamId: string): Promise<VerifyReport> {
-    const stored = await this.requireStream(tenant, streamId);
-    const rows = await this.repository.events(streamId);
+    const [stored, rows] = await Promise.all([this.requireStream(tenant, streamId), isValidStreamId(streamId) ? this.repository.events(streamId) : []]);
     const values = rows.map((row): unknown => {
       try {
-        return JSON.parse(row.body);
+        return JSON.parse(row.body) as unknown;
       } catch {
         return null;
       }
