@@ -3,6 +3,9 @@ import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstrea
 import type { Result } from '@llm-stream/contract';
 import type { UnstorableMessage } from './read-event-message.js';
 
+/** Waits before the retries of a lone message the store refuses while the database answers. */
+const SINGLE_MESSAGE_RETRIES_MS = [100, 1_000] as const;
+
 /** A message and what it decoded to. */
 export interface Decoded<T> {
   readonly item: T;
@@ -33,6 +36,8 @@ export interface BatchLoopOptions {
   readonly batchSize: number;
   /** How long a batch below the batch size waits for more messages before it commits. */
   readonly lingerMs: number;
+  /** The consumer's ack wait: messages held during an outage are kept alive well within it. */
+  readonly ackWaitMs: number;
   /** Resolves when the database answers. */
   readonly ping: () => Promise<void>;
   readonly observer: BatchLoopObserver;
@@ -43,19 +48,22 @@ export interface BatchLoopOptions {
  * commit takes everything queued (up to the batch size), stores it in one transaction and only then acks it.
  * Batches grow with the load by themselves: while one commits, the next accumulates.
  *
- * A failed commit is one of two things. If the database does not answer, the store is away: pulling stops,
- * every unacked message is nak'ed (JetStream redelivers it), the loop reports unavailable and polls the
- * database until it answers, then resumes. If the database answers, the batch holds a message the store
- * refuses: the batch is split in halves until that message is alone, and it is terminated (never redelivered)
- * while the rest is stored.
+ * A failed commit is one of two things. If the database does not answer, the store is away: nothing is acked
+ * any more, the loop reports unavailable and polls the database. JetStream stops delivering once the
+ * consumer's max_ack_pending messages are unacked, so the queue stays bounded; the held messages are kept
+ * alive (`working`) so that they are not redelivered meanwhile, and once the database answers they are stored
+ * in their order. (Should the process die during the outage, JetStream redelivers them after the ack wait.)
+ * If the database answers, the batch holds a message the store refuses: the batch is split in halves until
+ * that message is alone, and it is terminated (never redelivered) while the rest is stored.
  */
 export class BatchLoop<T> {
   private readonly queue: JsMsg[] = [];
+  /** The batch being committed. */
+  private inflight: readonly JsMsg[] = [];
+  private keepAlive: NodeJS.Timeout | undefined;
   private messages: ConsumerMessages | undefined;
   private wakeCommitter: (() => void) | undefined;
-  private wakePump: (() => void) | undefined;
   private stopping = false;
-  private paused = false;
   private loops: Promise<unknown> | undefined;
 
   constructor(
@@ -64,6 +72,13 @@ export class BatchLoop<T> {
   ) {}
 
   start(): void {
+    // A delivered message not acked within the ack wait is redelivered: one waiting behind a slow commit, or
+    // held during an outage, is not lost, but would be handled twice. So JetStream is told, well within the
+    // ack wait, that every message still held is being worked on (acked ones ignore it).
+    this.keepAlive = setInterval(() => {
+      for (const message of this.inflight) message.working();
+      for (const message of this.queue) message.working();
+    }, Math.max(250, Math.floor(this.options.ackWaitMs / 3)));
     this.loops = Promise.all([this.pumpLoop(), this.commitLoop()]);
   }
 
@@ -71,25 +86,20 @@ export class BatchLoop<T> {
   async stop(): Promise<void> {
     this.stopping = true;
     this.wakeCommitter?.();
-    this.wakePump?.();
     await this.messages?.close();
     await this.loops;
+    clearInterval(this.keepAlive);
     for (const message of this.queue.splice(0)) message.nak();
   }
 
   private async pumpLoop(): Promise<void> {
     const { js, stream, consumer, batchSize, observer } = this.options;
     while (!this.stopping) {
-      if (this.paused) {
-        await new Promise<void>((resolve) => (this.wakePump = resolve));
-        this.wakePump = undefined;
-        continue;
-      }
       try {
         const messages = await (await js.consumers.get(stream, consumer)).consume({ max_messages: batchSize });
         this.messages = messages;
-        // Paused or stopped while subscribing: the close that was meant for this subscription missed it.
-        if (this.halted()) await messages.close();
+        // Stopped while subscribing: the close that was meant for this subscription missed it.
+        if (this.isStopping()) await messages.close();
         for await (const message of messages) {
           this.queue.push(message);
           // The committer waits for a first message, or (lingering) for a full batch.
@@ -99,13 +109,13 @@ export class BatchLoop<T> {
         observer.consumerFailed(consumer, error);
       }
       // The iteration ended without being asked to (the consumer went away): subscribe again shortly.
-      if (!this.halted()) await delay(1_000);
+      if (!this.isStopping()) await delay(1_000);
     }
   }
 
-  /** A method, not a field read: both flags change while the loops await. */
-  private halted(): boolean {
-    return this.stopping || this.paused;
+  /** A method, not a field read: the flag changes while the loops await. */
+  private isStopping(): boolean {
+    return this.stopping;
   }
 
   private async commitLoop(): Promise<void> {
@@ -117,15 +127,13 @@ export class BatchLoop<T> {
       }
       await this.linger();
       const batch = this.queue.splice(0, this.options.batchSize);
+      this.inflight = batch;
       const unsettled = await this.process(batch);
+      this.inflight = [];
       if (unsettled.length === 0) continue;
-      // The store is away: stop pulling and give everything back; JetStream redelivers it later.
-      this.paused = true;
-      await this.messages?.close();
-      for (const message of [...unsettled, ...this.queue.splice(0)]) message.nak();
+      // The store is away: what could not be stored goes back to the head of the queue, in order.
+      this.queue.unshift(...unsettled);
       await this.waitForStore();
-      this.paused = false;
-      this.wakePump?.();
     }
   }
 
@@ -156,7 +164,8 @@ export class BatchLoop<T> {
     for (const message of batch) {
       const result = this.handler.decode(message);
       if (!result.ok) {
-        message.term(result.error.code);
+        // No reason text: a `+TERM <reason>` is ignored by nats-server before 2.10 (the message would stay pending).
+        message.term();
         observer.rejected(consumer, message, result.error.message);
       } else if (result.value === null) {
         message.ack();
@@ -168,7 +177,7 @@ export class BatchLoop<T> {
     return this.commitOrIsolate(decoded);
   }
 
-  private async commitOrIsolate(batch: readonly Decoded<T>[]): Promise<JsMsg[]> {
+  private async commitOrIsolate(batch: readonly Decoded<T>[], retries: readonly number[] = SINGLE_MESSAGE_RETRIES_MS): Promise<JsMsg[]> {
     if (batch.length === 0) return [];
     const { consumer, observer } = this.options;
     try {
@@ -182,7 +191,14 @@ export class BatchLoop<T> {
       }
       const [only] = batch;
       if (batch.length === 1 && only !== undefined) {
-        only.message.term('refused by the store');
+        // Alone and still failing: retried a little first (a failure can be transient even while the
+        // database answers), then terminated so that it does not block everything behind it.
+        const [wait, ...later] = retries;
+        if (wait !== undefined) {
+          await delay(wait);
+          return this.commitOrIsolate(batch, later);
+        }
+        only.message.term();
         observer.rejected(consumer, only.message, error instanceof Error ? error.message : String(error));
         return [];
       }

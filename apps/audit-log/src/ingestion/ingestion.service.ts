@@ -43,6 +43,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
       js: this.js,
       batchSize: this.config.AUDIT_BATCH_SIZE,
       lingerMs: this.config.AUDIT_BATCH_LINGER_MS,
+      ackWaitMs: this.config.AUDIT_ACK_WAIT_MS,
       ping: () => this.repository.ping(), observer: this };
     const tracer = trace.getTracer('llm-stream-audit-log');
     this.loops.push(

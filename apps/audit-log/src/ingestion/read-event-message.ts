@@ -9,6 +9,9 @@ export interface UnstorableMessage {
   readonly message: string;
 }
 
+/** The store keeps sequence numbers as 32-bit integers: a larger one is not a real stream's. */
+export const MAX_SEQ = 2_147_483_647;
+
 const isPositiveInt = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 /**
@@ -24,8 +27,8 @@ export function readEventMessage(subject: string, data: string, header: HeaderLo
   if (typeof shape !== 'object' || !(EVENT_TYPES as readonly unknown[]).includes(shape['type'])) {
     return err({ code: 'not_an_event', message: 'the payload has no contract event type' });
   }
-  if (!isPositiveInt(shape['seq']) || !isPositiveInt(shape['ts'])) {
-    return err({ code: 'not_an_event', message: 'the event has no positive integer seq and ts' });
+  if (!isPositiveInt(shape['seq']) || shape['seq'] > MAX_SEQ || !isPositiveInt(shape['ts'])) {
+    return err({ code: 'not_an_event', message: 'the event has no positive integer seq (at most 2^31 - 1) and ts' });
   }
   return ok({ tenant, event, body: data, traceId: traceIdOf(header) });
 }

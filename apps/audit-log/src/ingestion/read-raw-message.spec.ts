@@ -49,5 +49,6 @@ describe('readRawMessage', () => {
     expect(readRawMessage(subject, 'x', lookup({ 'Llm-Record': 'nonsense' }), 1, new TenantSettings([])).ok).toBe(false);
     const foreign = encodeTraceRecord({ kind: 'stream.open', raw_seq: 1, ts: 1, stream_id: 'st_2', tenant: 'acme', provider: 'anthropic', model: 'm', gateway_id: 'g', max_attempts: 1 }, stream);
     expect(readRawMessage(subject, foreign.data, lookup(foreign.headers), 1, new TenantSettings([])).ok).toBe(false);
+    expect(read({ kind: 'heartbeat', raw_seq: 2 ** 31, ts: 1 }).ok).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { HEADERS, decodeTraceRecord, err, ok, parseStreamSubject, type HeaderLoo
 import type { TenantSettings } from '../config/tenant-settings.js';
 import { redactText } from '../privacy/redact.js';
 import type { IncomingRaw } from '../store/audit-repository.js';
-import type { UnstorableMessage } from './read-event-message.js';
+import { MAX_SEQ, type UnstorableMessage } from './read-event-message.js';
 import { traceIdOf } from './trace-id.js';
 
 /**
@@ -34,6 +34,9 @@ export function readRawMessage(
   const decoded = decodeTraceRecord(header, data);
   if (!decoded.ok) return err({ code: 'not_a_trace_record', message: decoded.error.message });
   const record = decoded.value;
+  if (record.raw_seq > MAX_SEQ || ('attempt' in record && record.attempt > MAX_SEQ)) {
+    return err({ code: 'not_a_trace_record', message: 'raw_seq and attempt must be at most 2^31 - 1' });
+  }
   if (record.kind === 'stream.open' && (record.stream_id !== streamId || record.tenant !== tenant)) {
     return err({ code: 'not_a_trace_record', message: `stream.open of ${record.stream_id} on the subject of ${streamId}` });
   }
