@@ -200,6 +200,21 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
     expect(captured[GLOBEX.tenant]).toEqual({ ...request, api_key: '[redacted]' });
   });
 
+  it('logs ids, counts and outcomes, never content: not even of a message it cannot read', async () => {
+    const marker = 'TOPSECRET';
+    // V8 quotes such a text in its SyntaxError message: the message must not reach the log.
+    await session.js.publish(`llm.events.${ACME.tenant}.st_broken`, `{"note": ${marker}}`);
+    await waitFor(async () => /outcome="rejected"\} [1-9]/.test(await (await fetch(`${audit.url}/metrics`)).text()), {
+      description: 'the unreadable message to be rejected',
+    });
+    const output = audit.process.lines.join('\n');
+    expect(output).toContain('message cannot be stored');
+    expect(output).not.toContain(marker);
+    const texts = streams.flatMap((stream) => stream.contractEvents.flatMap((event) => (event.type === 'block.delta' && event.delta.text.length >= 8 ? [event.delta.text] : [])));
+    expect(texts.length).toBeGreaterThan(10);
+    for (const text of texts) expect(output).not.toContain(text);
+  });
+
   it('is ready while NATS and the database answer', async () => {
     expect(await getJson(`${audit.url}/health/ready`)).toEqual({
       status: 200,

@@ -2,6 +2,7 @@ import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFil
 import type { ServerResponse } from 'node:http';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { ApiError, type ApiErrorCode } from './api-error.js';
+import { errorCode } from './error-code.js';
 
 /**
  * Every error leaves as JSON `{"error": {"code", "message"}}`: our ApiErrors as they are, the framework's
@@ -32,7 +33,7 @@ export class ApiErrorFilter implements ExceptionFilter {
       if (typeof response === 'object' && 'checks' in response) return { status, body: response };
       return { status, body: { error: { code: codeFor(status), message: exception.message } } };
     }
-    this.logger.error('unhandled error', { error: exception instanceof Error ? exception.message : String(exception) });
+    this.logger.error('unhandled error', { error: errorCode(exception) });
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { error: { code: 'internal', message: 'internal error' } } };
   }
 }

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { Result } from '@llm-stream/contract';
+import { errorCode } from '../errors/error-code.js';
 import type { UnstorableMessage } from './read-event-message.js';
 
 /** Waits before the retries of a lone message the store refuses while the database answers. */
@@ -23,6 +24,7 @@ export interface BatchHandler<T> {
 /** Where the loop reports (metrics, logs, readiness live in the service around it). */
 export interface BatchLoopObserver {
   skipped(consumer: string, message: JsMsg): void;
+  /** `reason` is a code, never a text that could quote the message. */
   rejected(consumer: string, message: JsMsg, reason: string): void;
   storeUnavailable(consumer: string, error: unknown): void;
   storeAvailable(consumer: string): void;
@@ -199,7 +201,7 @@ export class BatchLoop<T> {
           return this.commitOrIsolate(batch, later);
         }
         only.message.term();
-        observer.rejected(consumer, only.message, error instanceof Error ? error.message : String(error));
+        observer.rejected(consumer, only.message, errorCode(error));
         return [];
       }
       const half = Math.ceil(batch.length / 2);

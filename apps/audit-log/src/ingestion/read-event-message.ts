@@ -21,7 +21,8 @@ const isPositiveInt = (value: unknown): value is number => typeof value === 'num
  */
 export function readEventMessage(subject: string, data: string, header: HeaderLookup): Result<IncomingEvent, UnstorableMessage> {
   const decoded = decodeEventMessage(subject, data, { validate: false });
-  if (!decoded.ok) return err({ code: 'not_an_event', message: decoded.error.message });
+  // The codec's code, not its message: a JSON syntax error quotes the payload.
+  if (!decoded.ok) return err({ code: 'not_an_event', message: decoded.error.code });
   const { event, tenant } = decoded.value;
   const shape = event as unknown as Record<string, unknown>;
   if (typeof shape !== 'object' || !(EVENT_TYPES as readonly unknown[]).includes(shape['type'])) {

@@ -32,7 +32,8 @@ export function readRawMessage(
     return readClientRequest(tenant, streamId, data, traceId);
   }
   const decoded = decodeTraceRecord(header, data);
-  if (!decoded.ok) return err({ code: 'not_a_trace_record', message: decoded.error.message });
+  // The codec's code, not its message: a JSON syntax error quotes the record.
+  if (!decoded.ok) return err({ code: 'not_a_trace_record', message: decoded.error.code });
   const record = decoded.value;
   if (record.raw_seq > MAX_SEQ || ('attempt' in record && record.attempt > MAX_SEQ)) {
     return err({ code: 'not_a_trace_record', message: 'raw_seq and attempt must be at most 2^31 - 1' });

@@ -8,6 +8,7 @@ import {
   type InvariantViolation,
   type TraceRecord,
 } from '@llm-stream/contract';
+import { canonicalJson } from '../chain/canonical-json.js';
 import { verifyChain, type ChainBreak } from '../chain/hash-chain.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AuditRepository, AuditStats, StoredStream } from '../store/audit-repository.js';
@@ -122,8 +123,8 @@ export class AuditQueryService {
       const isFrame = stored.kind === 'frame' || stored.kind === 'frame.partial';
       return isFrame ? { ...base, text: stored.body, events } : { ...base, ...(record !== null && { record }), events };
     });
-    const replayedBodies = replayed.flatMap(({ events }) => events.map((event) => JSON.stringify(event)));
-    const storedBodies = storedEvents.map((row) => JSON.stringify(JSON.parse(row.body)));
+    const replayedBodies = replayed.flatMap(({ events }) => events.map((event) => canonicalJson(event)));
+    const storedBodies = storedEvents.map((row) => canonicalJson(JSON.parse(row.body)));
     const length = Math.max(replayedBodies.length, storedBodies.length);
     let firstDifference: number | null = null;
     for (let index = 0; index < length && firstDifference === null; index += 1) {
