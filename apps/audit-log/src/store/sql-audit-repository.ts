@@ -221,10 +221,8 @@ export class SqlAuditRepository implements AuditRepository {
   }
 
   async deleteStreamsStartedBefore(cutoff: number, limit: number): Promise<number> {
-    const expired = await this.db.reader.all<{ stream_id: string }>(
-      'SELECT stream_id FROM audit_streams WHERE started_at < $1 ORDER BY started_at LIMIT $2',
-      [cutoff, limit],
-    );
+    // No ORDER BY: the oldest rows are the first ones written, so a scan meets them first and stops at the limit.
+    const expired = await this.db.reader.all<{ stream_id: string }>('SELECT stream_id FROM audit_streams WHERE started_at < $1 LIMIT $2', [cutoff, limit]);
     if (expired.length === 0) return 0;
     const ids = expired.map((row) => row.stream_id);
     const list = ids.map((_, index) => `$${String(index + 1)}`).join(', ');
