@@ -97,7 +97,7 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
   it('serves every stored stream with its events, assembled result and trace id', async () => {
     for (const stream of streams) {
       const key = stream.tenant === ACME.tenant ? ACME.key : GLOBEX.key;
-      const { status, body } = await getJson<{ stream: { status: string; trace_id: string }; events: ContractEvent[]; result: unknown; draft: boolean }>(
+      const { status, body } = await getJson<{ stream: { status: string; trace_id: string }; events: ContractEvent[]; result: unknown; draft: boolean; tool_calls: unknown[] }>(
         `${audit.url}/v1/streams/${stream.streamId}`,
         key,
       );
@@ -106,6 +106,7 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
       const result = assemble(stream.contractEvents);
       expect(body.result).toEqual(result);
       expect(body.draft).toBe(result.status !== 'completed');
+      expect(body.tool_calls).toEqual(result.blocks.filter((block) => block.kind === 'tool_call'));
       // stream_id -> trace id -> stream_id
       const byTrace = await getJson<StreamList>(`${audit.url}/v1/streams?trace_id=${body.stream.trace_id}`, key);
       expect(byTrace.body.streams.map((row) => row.stream_id)).toEqual([stream.streamId]);

@@ -3,6 +3,7 @@ import {
   assemble,
   checkInvariants,
   isValidStreamId,
+  type AssembledBlock,
   type AssembledResult,
   type ContractEvent,
   type InvariantViolation,
@@ -24,6 +25,8 @@ export interface StreamDetail {
   readonly result: AssembledResult;
   /** The stream did not complete: its blocks are a draft (the text received so far), never a result to act on. */
   readonly draft: boolean;
+  /** The tool_call blocks of `result`, in index order: only `complete` ones carry parsed `arguments`. */
+  readonly tool_calls: readonly AssembledBlock[];
   readonly events: readonly ContractEvent[];
   /** The client's request, only for tenants with prompt capture on. */
   readonly prompt?: unknown;
@@ -106,6 +109,7 @@ export class AuditQueryService {
       stream: stored.record,
       result,
       draft: result.status !== 'completed',
+      tool_calls: result.blocks.filter((block) => block.kind === 'tool_call'),
       events,
       ...(stored.prompt !== null && { prompt: JSON.parse(stored.prompt) as unknown }),
     };
