@@ -139,7 +139,7 @@ async function measureIngestion(env, totals) {
       last = { at: now, ...seen };
       break;
     }
-    await delay(50);
+    await delay(200);
   }
   await audit.child.stop('SIGTERM', 20_000);
   const seconds = (last.at - first.at) / 1000;
@@ -178,7 +178,7 @@ async function measureQueries(env, ids) {
     '?status=failed&limit=50',
     '?provider=gemini&model=model-7&limit=50',
     `?error_category=rate_limited&from=${from + SYNTHETIC * 25}&to=${from + SYNTHETIC * 75}&limit=50`,
-    `?status=completed&provider=anthropic&limit=50&cursor=${firstPage.next_cursor}`,
+    `?status=completed&provider=anthropic&limit=50${firstPage.next_cursor === null ? '' : `&cursor=${firstPage.next_cursor}`}`,
   ];
   await latencies(filters.map((filter) => `${base}/v1/streams${filter}`));
   const listing = await latencies(Array.from({ length: QUERIES }, (_, i) => `${base}/v1/streams${filters[i % filters.length]}`));

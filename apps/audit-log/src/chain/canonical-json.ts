@@ -5,6 +5,8 @@
  * Two JSON texts that parse to the same value have the same canonical form, so the hash of a stored event
  * does not depend on the producer's key order or spacing.
  *
+ * Written with plain loops and string appends: it runs once per stored event, on the ingestion hot path.
+ *
  * @see https://www.rfc-editor.org/rfc/rfc8785
  */
 export function canonicalJson(value: unknown): string {
@@ -14,11 +16,22 @@ export function canonicalJson(value: unknown): string {
     if (text === undefined) throw new TypeError(`canonicalJson: ${typeof value} has no JSON form`);
     return text;
   }
-  if (Array.isArray(value)) return `[${value.map((item: unknown) => canonicalJson(item)).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) out += ',';
+      out += canonicalJson(value[index]);
+    }
+    return `${out}]`;
+  }
   const record = value as Record<string, unknown>;
-  const members = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-  return `{${members.join(',')}}`;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += `${JSON.stringify(key)}:${canonicalJson(member)}`;
+  }
+  return `${out}}`;
 }

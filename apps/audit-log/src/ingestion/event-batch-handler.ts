@@ -24,7 +24,8 @@ export class EventBatchHandler implements BatchHandler<IncomingEvent> {
   ) {}
 
   decode(message: JsMsg): Result<IncomingEvent, UnstorableMessage> {
-    return readEventMessage(message.subject, message.string(), headerLookup(message.headers));
+    // Headers are parsed only if a header is read (the trace id, once per stream): most events never need them.
+    return readEventMessage(message.subject, message.string(), (name) => headerLookup(message.headers)(name));
   }
 
   async commit(batch: readonly Decoded<IncomingEvent>[]): Promise<void> {

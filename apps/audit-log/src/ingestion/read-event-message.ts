@@ -31,5 +31,12 @@ export function readEventMessage(subject: string, data: string, header: HeaderLo
   if (!isPositiveInt(shape['seq']) || shape['seq'] > MAX_SEQ || !isPositiveInt(shape['ts'])) {
     return err({ code: 'not_an_event', message: 'the event has no positive integer seq (at most 2^31 - 1) and ts' });
   }
-  return ok({ tenant, event, body: data, traceId: traceIdOf(header) });
+  return ok({
+    tenant,
+    event,
+    body: data,
+    get traceId(): string | null {
+      return traceIdOf(header);
+    },
+  });
 }

@@ -9,7 +9,10 @@ export interface IncomingEvent {
   readonly event: ContractEvent;
   /** The message payload exactly as received (the event's JSON). */
   readonly body: string;
-  /** The trace id of the message's `traceparent`, if it carries one. */
+  /**
+   * The trace id of the message's `traceparent`, if it carries one. Read lazily (a getter): only the first
+   * event of a stream needs it, and parsing every message's headers is a large part of the ingestion cost.
+   */
   readonly traceId: string | null;
 }
 

@@ -10,9 +10,10 @@ import type { StreamRow } from './stream-record.js';
  */
 export function applyEvents(row: StreamRow, fresh: readonly IncomingEvent[], head: { seq: number; hash: string }, now: number): StreamRow {
   const next: StreamRow = { ...row, chain_seq: head.seq, chain_hash: head.hash, event_count: row.event_count + fresh.length, updated_at: now };
-  for (const { event, traceId } of fresh) {
+  for (const item of fresh) {
+    const { event } = item;
     next.started_at = Math.min(next.started_at, event.ts);
-    next.trace_id ??= traceId;
+    next.trace_id ??= item.traceId;
     switch (event.type) {
       case 'stream.start':
         next.provider ??= event.provider;
