@@ -1,1 +1,37 @@
-export {};
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FrameworkLogger, JsonLogger, loadConfig } from '@llm-stream/service-kit';
+import { AppModule } from './app.module.js';
+import { parseApiKeys } from './auth/api-keys.js';
+import { AuditConfig } from './config/audit-config.js';
+import { startTelemetry } from './telemetry/start-telemetry.js';
+
+function exitWithConfigError(variable: string, message: string): never {
+  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'audit-log', msg: message, variable })}\n`);
+  process.exit(1);
+}
+
+const loaded = loadConfig(AuditConfig, process.env);
+if (!loaded.ok) exitWithConfigError(loaded.error.variable, loaded.error.message);
+const config = loaded.value;
+const keys = parseApiKeys(config.GATEWAY_API_KEYS);
+if (!keys.ok) exitWithConfigError(keys.error.variable, keys.error.message);
+if (config.TRACE_EXPORTER === 'file' && config.TRACE_FILE === '') {
+  exitWithConfigError('TRACE_FILE', 'invalid configuration: TRACE_FILE is required when TRACE_EXPORTER=file');
+}
+const telemetry = startTelemetry({ service: 'audit-log', exporter: config.TRACE_EXPORTER, file: config.TRACE_FILE });
+const logger = new JsonLogger('audit-log', { level: config.LOG_LEVEL });
+
+const app = await NestFactory.create(AppModule.register(config, keys.value, logger, telemetry), {
+  logger: new FrameworkLogger(logger),
+  bodyParser: false,
+  forceCloseConnections: true,
+});
+app.enableShutdownHooks();
+await app.listen(config.HTTP_PORT, config.HTTP_HOST);
+logger.info('audit-log ready', {
+  port: config.HTTP_PORT,
+  nats: config.NATS_URL,
+  backend: config.AUDIT_DATABASE_URL === '' ? 'sqlite' : 'postgres',
+  keys: keys.value.size,
+});

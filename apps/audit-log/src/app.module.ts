@@ -1,0 +1,38 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
+import { JsonLogger } from '@llm-stream/service-kit';
+import { ApiKeys } from './auth/api-key.guard.js';
+import type { ApiKeyTable } from './auth/api-keys.js';
+import { AuditConfig } from './config/audit-config.js';
+import { TenantSettings } from './config/tenant-settings.js';
+import { ApiErrorFilter } from './errors/api-error.filter.js';
+import { HealthModule } from './health/health.module.js';
+import { IngestionModule } from './ingestion/ingestion.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+import { NatsModule } from './nats/nats.module.js';
+import { QueryModule } from './query/query.module.js';
+import { RetentionModule } from './retention/retention.module.js';
+import { StoreModule } from './store/store.module.js';
+import { TelemetryLifecycle } from './telemetry/telemetry-lifecycle.js';
+
+/** Wires the audit log: configuration, keys and logger are built before Nest starts and provided as values. */
+@Module({})
+export class AppModule {
+  static register(config: AuditConfig, keys: ApiKeyTable, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [MetricsModule, StoreModule, NatsModule, IngestionModule, QueryModule, RetentionModule, HealthModule],
+      providers: [
+        { provide: AuditConfig, useValue: config },
+        { provide: TenantSettings, useValue: TenantSettings.fromList(config.AUDIT_PROMPT_CAPTURE_TENANTS) },
+        { provide: ApiKeys, useValue: new ApiKeys(keys) },
+        { provide: JsonLogger, useValue: logger },
+        { provide: TelemetryLifecycle, useFactory: () => new TelemetryLifecycle(telemetry) },
+        { provide: APP_FILTER, useFactory: () => new ApiErrorFilter(logger) },
+      ],
+      exports: [AuditConfig, TenantSettings, ApiKeys, JsonLogger],
+    };
+  }
+}

@@ -1,0 +1,116 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+/**
+ * Every setting of the audit log, read from the environment variable of the same name (see the app's
+ * README). Defaults suit the quick start: one local NATS server and an SQLite file, no database server.
+ */
+export class AuditConfig {
+  /** Comma-separated NATS server URLs. */
+  @Matches(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, { message: 'must be nats:// URLs separated by commas' })
+  NATS_URL = 'nats://127.0.0.1:4222';
+
+  /** HTTP port of the query API, health and metrics. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  HTTP_PORT = 8082;
+
+  @IsString()
+  HTTP_HOST = '0.0.0.0';
+
+  /** `postgres://...`: store in PostgreSQL. Empty: store in the SQLite file AUDIT_SQLITE_PATH. */
+  @Matches(/^((postgres|postgresql):\/\/\S+)?$/, { message: 'must be a postgres:// URL (or empty for SQLite)' })
+  AUDIT_DATABASE_URL = '';
+
+  /** The SQLite file used when AUDIT_DATABASE_URL is empty (its directory is created). */
+  @IsString()
+  AUDIT_SQLITE_PATH = 'data/audit.sqlite';
+
+  /** PostgreSQL connections: one per ingestion loop, the rest for queries and retention. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(3)
+  @Max(100)
+  AUDIT_PG_POOL_SIZE = 8;
+
+  /** Same format as the gateway's: `[{"sha256": "<hex digest of the key>", "tenant": "<id>"}]`. */
+  @IsString()
+  GATEWAY_API_KEYS = '[]';
+
+  /** Comma-separated tenants whose prompts are stored (when the raw trace carries them). Default: nobody's. */
+  @Matches(/^([A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64})*)?$/, { message: 'must be tenant ids separated by commas' })
+  AUDIT_PROMPT_CAPTURE_TENANTS = '';
+
+  /** Most messages committed in one database transaction. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  AUDIT_BATCH_SIZE = 2_000;
+
+  /** A batch below AUDIT_BATCH_SIZE waits this long for more messages before it commits (group commit). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  AUDIT_BATCH_LINGER_MS = 20;
+
+  /** Messages delivered and not yet acked, per consumer: bounds memory while the database is slow or away. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(1_000_000)
+  AUDIT_MAX_ACK_PENDING = 20_000;
+
+  /** JetStream redelivers a message not acked within this time (a batch must commit well within it). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  AUDIT_ACK_WAIT_MS = 30_000;
+
+  /** Streams older than this many days (by start time) are deleted; 0 keeps everything. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(36_500)
+  AUDIT_RETENTION_DAYS = 30;
+
+  /** How often expired streams are looked for. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(86_400_000)
+  AUDIT_RETENTION_INTERVAL_MS = 3_600_000;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  JETSTREAM_REPLICAS = 1;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(8_760)
+  RAW_RETENTION_HOURS = 24;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(8_760)
+  EVENTS_RETENTION_HOURS = 24;
+
+  @IsIn(['debug', 'info', 'warn', 'error'])
+  LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
+
+  /** `none`, `otlp` (OTEL_EXPORTER_OTLP_ENDPOINT) or `file` (TRACE_FILE, JSON lines). */
+  @IsIn(['none', 'otlp', 'file'])
+  TRACE_EXPORTER: 'none' | 'otlp' | 'file' = 'none';
+
+  @IsOptional()
+  @IsString()
+  TRACE_FILE = '';
+}

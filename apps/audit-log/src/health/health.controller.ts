@@ -1,0 +1,37 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { IngestionStatus } from '../ingestion/ingestion-status.js';
+import { NatsHealth } from './nats-health.js';
+import { StoreHealth } from './store-health.js';
+
+interface Readiness {
+  readonly status: 'ready';
+  readonly checks: Readonly<Record<string, string>>;
+}
+
+/**
+ * Kubernetes probes: live while the process serves HTTP; ready (200) only while NATS and JetStream answer,
+ * the database answers, and no ingestion loop is paused waiting for it.
+ */
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly nats: NatsHealth,
+    private readonly store: StoreHealth,
+    private readonly ingestion: IngestionStatus,
+  ) {}
+
+  @Get('live')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready(): Promise<Readiness> {
+    const [nats, database] = await Promise.all([this.nats.check(), this.store.check()]);
+    const checks = { ...nats, database, ingestion: this.ingestion.check() };
+    if (!Object.values(checks).every((value) => value === 'ok')) {
+      throw new ServiceUnavailableException({ status: 'unavailable', checks });
+    }
+    return { status: 'ready', checks };
+  }
+}

@@ -1,0 +1,185 @@
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import {
+  assemble,
+  checkInvariants,
+  isValidStreamId,
+  type AssembledBlock,
+  type AssembledResult,
+  type ContractEvent,
+  type InvariantViolation,
+  type TraceRecord,
+} from '@llm-stream/contract';
+import { canonicalJson } from '../chain/canonical-json.js';
+import { verifyChain, type ChainBreak } from '../chain/hash-chain.js';
+import { ApiError } from '../errors/api-error.js';
+import type { AuditRepository, AuditStats, StoredStream } from '../store/audit-repository.js';
+import { AUDIT_REPOSITORY } from '../store/store-tokens.js';
+import type { StreamRecord } from '../store/stream-record.js';
+import { encodeCursor, parseListQuery, parseStatsQuery } from './query-params.js';
+import { replayRawTrace } from './raw-replay.js';
+
+/** `GET /v1/streams/{id}` */
+export interface StreamDetail {
+  readonly stream: StreamRecord;
+  /** The events folded as `llm-stream assemble` folds them: blocks, tool calls with parsed arguments. */
+  readonly result: AssembledResult;
+  /** The stream did not complete: its blocks are a draft (the text received so far), never a result to act on. */
+  readonly draft: boolean;
+  /** The tool_call blocks of `result`, in index order: only `complete` ones carry parsed `arguments`. */
+  readonly tool_calls: readonly AssembledBlock[];
+  readonly events: readonly ContractEvent[];
+  /** The client's request, only for tenants with prompt capture on. */
+  readonly prompt?: unknown;
+}
+
+/** One record of `GET /v1/streams/{id}/raw`: a frame's exact text or another record's fields, and the events it produced. */
+export interface RawTraceEntry {
+  readonly raw_seq: number;
+  readonly attempt: number | null;
+  readonly kind: string;
+  readonly ts: number;
+  readonly redacted: boolean;
+  readonly text?: string;
+  readonly record?: TraceRecord;
+  readonly events: readonly ContractEvent[];
+}
+
+export interface RawTrace {
+  readonly stream_id: string;
+  readonly records: readonly RawTraceEntry[];
+  /** The replay of the stored trace against the stored events. */
+  readonly replay: { readonly events: number; readonly matches_stored: boolean; readonly first_difference_seq: number | null };
+}
+
+export interface VerifyReport {
+  readonly stream_id: string;
+  readonly ok: boolean;
+  readonly invariants: { readonly ok: boolean; readonly partial: boolean; readonly violations: readonly InvariantViolation[] };
+  readonly chain: {
+    readonly ok: boolean;
+    readonly events: number;
+    readonly verified: number;
+    readonly head: { readonly seq: number; readonly hash: string };
+    readonly first_broken: ChainBreak | null;
+  };
+}
+
+export interface StreamList {
+  readonly streams: readonly StreamRecord[];
+  readonly next_cursor: string | null;
+}
+
+/** The query API's behaviour; every call is one tenant's and sees nothing of another tenant's. */
+@Injectable()
+export class AuditQueryService {
+  constructor(@Inject(AUDIT_REPOSITORY) private readonly repository: AuditRepository) {}
+
+  detail(tenant: string, streamId: string): Promise<StreamDetail> {
+    return this.withStore(() => this.readDetail(tenant, streamId));
+  }
+
+  raw(tenant: string, streamId: string): Promise<RawTrace> {
+    return this.withStore(() => this.readRaw(tenant, streamId));
+  }
+
+  verify(tenant: string, streamId: string): Promise<VerifyReport> {
+    return this.withStore(() => this.readVerify(tenant, streamId));
+  }
+
+  async list(tenant: string, query: Readonly<Record<string, unknown>>): Promise<StreamList> {
+    const parsed = parseListQuery(query);
+    if (!parsed.ok) throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', parsed.error.message);
+    const page = await this.withStore(() => this.repository.listStreams(tenant, parsed.value.filter, parsed.value.page));
+    return { streams: page.streams, next_cursor: page.next === undefined ? null : encodeCursor(page.next) };
+  }
+
+  async stats(tenant: string, query: Readonly<Record<string, unknown>>): Promise<AuditStats & { from: number | null; to: number | null }> {
+    const parsed = parseStatsQuery(query);
+    if (!parsed.ok) throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', parsed.error.message);
+    const stats = await this.withStore(() => this.repository.stats(tenant, parsed.value));
+    return { from: parsed.value.from ?? null, to: parsed.value.to ?? null, ...stats };
+  }
+
+  private async readDetail(tenant: string, streamId: string): Promise<StreamDetail> {
+    // Both reads at once (one round trip of latency); the events are returned only if the tenant owns the stream.
+    const [stored, rows] = await Promise.all([this.requireStream(tenant, streamId), isValidStreamId(streamId) ? this.repository.events(streamId) : []]);
+    const events = rows.map((row) => JSON.parse(row.body) as ContractEvent);
+    const result = assemble(events);
+    return {
+      stream: stored.record,
+      result,
+      draft: result.status !== 'completed',
+      tool_calls: result.blocks.filter((block) => block.kind === 'tool_call'),
+      events,
+      ...(stored.prompt !== null && { prompt: JSON.parse(stored.prompt) as unknown }),
+    };
+  }
+
+  private async readRaw(tenant: string, streamId: string): Promise<RawTrace> {
+    const [, records, storedEvents] = await Promise.all([
+      this.requireStream(tenant, streamId),
+      isValidStreamId(streamId) ? this.repository.rawRecords(streamId) : [],
+      isValidStreamId(streamId) ? this.repository.events(streamId) : [],
+    ]);
+    const replayed = replayRawTrace(records);
+    const entries = replayed.map(({ stored, record, events }): RawTraceEntry => {
+      const base = { raw_seq: stored.raw_seq, attempt: stored.attempt === 0 ? null : stored.attempt, kind: stored.kind, ts: stored.ts, redacted: stored.redacted };
+      const isFrame = stored.kind === 'frame' || stored.kind === 'frame.partial';
+      return isFrame ? { ...base, text: stored.body, events } : { ...base, ...(record !== null && { record }), events };
+    });
+    const replayedBodies = replayed.flatMap(({ events }) => events.map((event) => canonicalJson(event)));
+    const storedBodies = storedEvents.map((row) => canonicalJson(JSON.parse(row.body)));
+    const length = Math.max(replayedBodies.length, storedBodies.length);
+    let firstDifference: number | null = null;
+    for (let index = 0; index < length && firstDifference === null; index += 1) {
+      if (replayedBodies[index] !== storedBodies[index]) firstDifference = index + 1;
+    }
+    return {
+      stream_id: streamId,
+      records: entries,
+      replay: { events: replayedBodies.length, matches_stored: firstDifference === null, first_difference_seq: firstDifference },
+    };
+  }
+
+  private async readVerify(tenant: string, streamId: string): Promise<VerifyReport> {
+    const [stored, rows] = await Promise.all([this.requireStream(tenant, streamId), isValidStreamId(streamId) ? this.repository.events(streamId) : []]);
+    const values = rows.map((row): unknown => {
+      try {
+        return JSON.parse(row.body) as unknown;
+      } catch {
+        return null;
+      }
+    });
+    const partial = stored.record.status === 'running';
+    const violations = checkInvariants(values, { partial });
+    const chain = verifyChain(rows, stored.chain);
+    return {
+      stream_id: streamId,
+      ok: violations.length === 0 && chain.ok,
+      invariants: { ok: violations.length === 0, partial, violations },
+      chain: { ok: chain.ok, events: rows.length, verified: chain.verified, head: stored.chain, first_broken: chain.first_broken },
+    };
+  }
+
+  /** A failure of the database itself is a 503 (try again), not a 500. */
+  private async withStore<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      const answers = await this.repository.ping().then(
+        () => true,
+        () => false,
+      );
+      if (!answers) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the audit store is unavailable; try again');
+      throw error;
+    }
+  }
+
+  /** 404 unless the tenant has the stream: another tenant's stream is indistinguishable from none. */
+  private async requireStream(tenant: string, streamId: string): Promise<StoredStream> {
+    const stored = isValidStreamId(streamId) ? await this.repository.findStream(tenant, streamId) : undefined;
+    if (stored === undefined) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `no stream ${streamId}`);
+    return stored;
+  }
+}

@@ -1,0 +1,39 @@
+import { NormalizerSession, createProviderAdapter } from '@llm-stream/adapters';
+import type { ContractEvent, TraceRecord } from '@llm-stream/contract';
+import type { StoredRawRecord } from '../store/audit-repository.js';
+
+/** One stored raw record and the contract events the normalizer produced when it read it. */
+export interface ReplayedRecord {
+  readonly stored: StoredRawRecord;
+  /** Null when the stored record cannot be read back (it cannot be replayed). */
+  readonly record: TraceRecord | null;
+  readonly events: readonly ContractEvent[];
+}
+
+/**
+ * Which events each raw record produced, recomputed at query time: the stored records are replayed, in the
+ * order LLM_RAW held them, through the same deterministic NormalizerSession the normalizer runs (events carry
+ * the receive time, not the raw_seq, so the mapping is not in the events themselves). Storing it at ingestion
+ * would duplicate every event; the replay costs a few milliseconds per stream and also proves the stored
+ * events are what the stored trace yields (see the raw route's `replay` summary).
+ */
+export function replayRawTrace(records: readonly StoredRawRecord[]): ReplayedRecord[] {
+  const session = new NormalizerSession({ createAdapter: createProviderAdapter });
+  return records.map((stored) => {
+    const record = toTraceRecord(stored);
+    return { stored, record, events: record === null ? [] : session.accept(record) };
+  });
+}
+
+function toTraceRecord(stored: StoredRawRecord): TraceRecord | null {
+  if (stored.kind === 'frame' || stored.kind === 'frame.partial') {
+    const frame = { kind: 'frame', raw_seq: stored.raw_seq, ts: stored.ts, attempt: stored.attempt, text: stored.body } as const;
+    return stored.kind === 'frame.partial' ? { ...frame, partial: true } : frame;
+  }
+  try {
+    // Stored as the gateway wrote it, after a check by the contract's trace codec at ingestion.
+    return JSON.parse(stored.body) as TraceRecord;
+  } catch {
+    return null;
+  }
+}

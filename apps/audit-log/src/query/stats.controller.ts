@@ -1,0 +1,18 @@
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import type { ApiKeyPrincipal } from '../auth/api-keys.js';
+import { Principal } from '../auth/principal.decorator.js';
+import type { AuditStats } from '../store/audit-repository.js';
+import { AuditQueryService } from './audit-query.service.js';
+
+/** `GET /v1/stats?from=&to=`: the tenant's stream counts by terminal state, error category, provider, unknown events. */
+@Controller('v1/stats')
+@UseGuards(ApiKeyGuard)
+export class StatsController {
+  constructor(private readonly query: AuditQueryService) {}
+
+  @Get()
+  stats(@Query() params: Record<string, unknown>, @Principal() principal: ApiKeyPrincipal): Promise<AuditStats & { from: number | null; to: number | null }> {
+    return this.query.stats(principal.tenant, params);
+  }
+}

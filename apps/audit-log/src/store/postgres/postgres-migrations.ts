@@ -1,0 +1,5 @@
+import type { Migration } from '../migration.js';
+import { MIGRATION_0001 } from './migrations/0001-initial.js';
+
+/** PostgreSQL migrations in version order. */
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [MIGRATION_0001];

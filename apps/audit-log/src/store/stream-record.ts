@@ -1,0 +1,200 @@
+import type { Usage } from '@llm-stream/contract';
+import { CHAIN_GENESIS } from '../chain/hash-chain.js';
+
+/** A stream's state in the audit log: `running` until its terminal event is stored. */
+export const STREAM_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const;
+export type StreamStatus = (typeof STREAM_STATUSES)[number];
+
+/** One stream as the query API shows it (the `audit_streams` row without its bookkeeping columns). */
+export interface StreamRecord {
+  readonly stream_id: string;
+  readonly tenant: string;
+  readonly provider: string | null;
+  /** The model the client asked for. */
+  readonly model: string | null;
+  readonly gateway_id: string | null;
+  readonly status: StreamStatus;
+  readonly error_category: string | null;
+  readonly error_provider_code: string | null;
+  /** The contract's safe error message (never content). */
+  readonly error_message: string | null;
+  readonly stop_reason: string | null;
+  readonly provider_stop_reason: string | null;
+  readonly usage: Usage | null;
+  readonly response_id: string | null;
+  /** The model id the provider reported. */
+  readonly provider_model: string | null;
+  /** The stream's OpenTelemetry trace id (32 hex digits), from the messages' `traceparent`. */
+  readonly trace_id: string | null;
+  /** Receive time of stream.open / stream.start, ms since the epoch. */
+  readonly started_at: number;
+  /** Receive time of the terminal event. */
+  readonly ended_at: number | null;
+  readonly terminal_seq: number | null;
+  /** Contract events stored. */
+  readonly event_count: number;
+  /** Raw trace records stored. */
+  readonly raw_count: number;
+  /** stream.warning events stored, and among them those about unknown provider events or parts. */
+  readonly warning_count: number;
+  readonly unknown_event_count: number;
+  /** Whether the client's request was captured (only for tenants with prompt capture on). */
+  readonly prompt_captured: boolean;
+}
+
+/** The `audit_streams` row: the record plus the chain head and bookkeeping. Column names = property names. */
+export interface StreamRow {
+  stream_id: string;
+  tenant: string;
+  provider: string | null;
+  model: string | null;
+  gateway_id: string | null;
+  status: StreamStatus;
+  error_category: string | null;
+  error_provider_code: string | null;
+  error_message: string | null;
+  stop_reason: string | null;
+  provider_stop_reason: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  reasoning_tokens: number | null;
+  cached_input_tokens: number | null;
+  response_id: string | null;
+  provider_model: string | null;
+  trace_id: string | null;
+  started_at: number;
+  ended_at: number | null;
+  terminal_seq: number | null;
+  event_count: number;
+  raw_count: number;
+  warning_count: number;
+  unknown_event_count: number;
+  chain_seq: number;
+  chain_hash: string;
+  prompt: string | null;
+  first_seen_at: number;
+  updated_at: number;
+}
+
+/** Every column of `audit_streams`, in table order. */
+export const STREAM_COLUMNS = [
+  'stream_id',
+  'tenant',
+  'provider',
+  'model',
+  'gateway_id',
+  'status',
+  'error_category',
+  'error_provider_code',
+  'error_message',
+  'stop_reason',
+  'provider_stop_reason',
+  'input_tokens',
+  'output_tokens',
+  'reasoning_tokens',
+  'cached_input_tokens',
+  'response_id',
+  'provider_model',
+  'trace_id',
+  'started_at',
+  'ended_at',
+  'terminal_seq',
+  'event_count',
+  'raw_count',
+  'warning_count',
+  'unknown_event_count',
+  'chain_seq',
+  'chain_hash',
+  'prompt',
+  'first_seen_at',
+  'updated_at',
+] as const satisfies readonly (keyof StreamRow)[];
+
+/** The columns a batch may change (all but the key and the tenant). */
+export const MUTABLE_STREAM_COLUMNS = STREAM_COLUMNS.filter(
+  (column): column is Exclude<(typeof STREAM_COLUMNS)[number], 'stream_id' | 'tenant'> => column !== 'stream_id' && column !== 'tenant',
+);
+
+/** The columns the listing shows (everything but the chain head, the prompt and bookkeeping). */
+export const RECORD_COLUMNS = STREAM_COLUMNS.filter(
+  (column) => column !== 'chain_seq' && column !== 'chain_hash' && column !== 'prompt' && column !== 'first_seen_at' && column !== 'updated_at',
+);
+
+/** A row of the listing query: the record columns plus whether a prompt is stored. */
+export type RecordRow = Omit<StreamRow, 'chain_seq' | 'chain_hash' | 'prompt' | 'first_seen_at' | 'updated_at'> & {
+  prompt_captured: number | boolean;
+};
+
+export function toStreamRecord(row: RecordRow): StreamRecord {
+  return {
+    stream_id: row.stream_id,
+    tenant: row.tenant,
+    provider: row.provider,
+    model: row.model,
+    gateway_id: row.gateway_id,
+    status: row.status,
+    error_category: row.error_category,
+    error_provider_code: row.error_provider_code,
+    error_message: row.error_message,
+    stop_reason: row.stop_reason,
+    provider_stop_reason: row.provider_stop_reason,
+    usage: usageOf(row),
+    response_id: row.response_id,
+    provider_model: row.provider_model,
+    trace_id: row.trace_id,
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+    terminal_seq: row.terminal_seq,
+    event_count: row.event_count,
+    raw_count: row.raw_count,
+    warning_count: row.warning_count,
+    unknown_event_count: row.unknown_event_count,
+    prompt_captured: row.prompt_captured === true || row.prompt_captured === 1,
+  };
+}
+
+function usageOf(row: RecordRow): Usage | null {
+  if (row.input_tokens === null || row.output_tokens === null) return null;
+  return {
+    input_tokens: row.input_tokens,
+    output_tokens: row.output_tokens,
+    ...(row.reasoning_tokens !== null && { reasoning_tokens: row.reasoning_tokens }),
+    ...(row.cached_input_tokens !== null && { cached_input_tokens: row.cached_input_tokens }),
+  };
+}
+
+/** A new row for a stream first seen in a batch (tenant from the subject, start time from the message). */
+export function newStreamRow(streamId: string, tenant: string, startedAt: number, now: number): StreamRow {
+  return {
+    stream_id: streamId,
+    tenant,
+    provider: null,
+    model: null,
+    gateway_id: null,
+    status: 'running',
+    error_category: null,
+    error_provider_code: null,
+    error_message: null,
+    stop_reason: null,
+    provider_stop_reason: null,
+    input_tokens: null,
+    output_tokens: null,
+    reasoning_tokens: null,
+    cached_input_tokens: null,
+    response_id: null,
+    provider_model: null,
+    trace_id: null,
+    started_at: startedAt,
+    ended_at: null,
+    terminal_seq: null,
+    event_count: 0,
+    raw_count: 0,
+    warning_count: 0,
+    unknown_event_count: 0,
+    chain_seq: 0,
+    chain_hash: CHAIN_GENESIS,
+    prompt: null,
+    first_seen_at: now,
+    updated_at: now,
+  };
+}

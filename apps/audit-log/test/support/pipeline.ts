@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ContractEvent, ProviderName } from '@llm-stream/contract';
+import { collectSse, startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
+import { openJetStream, type JetStreamSession } from './jetstream.js';
+import { startGateway, startNormalizer, startReplayProvider, type Service } from './services.js';
+import { API_KEYS } from './tenants.js';
+
+/** NATS, the replay provider, a normalizer and a gateway, as processes; the audit log is the test's to start. */
+export interface Pipeline {
+  readonly nats: NatsServerHandle;
+  readonly jetstream: JetStreamSession;
+  readonly replay: Service;
+  readonly normalizer: Service;
+  readonly gateway: Service;
+  /** A temp dir for the test's files (databases, span files), removed on stop. */
+  readonly dir: string;
+  /** Environment every service of the pipeline shares (NATS, keys), plus span files per service. */
+  readonly commonEnv: Readonly<Record<string, string>>;
+  stop(): Promise<void>;
+}
+
+export async function startPipeline(): Promise<Pipeline> {
+  const dir = mkdtempSync(join(tmpdir(), 'audit-pipeline-'));
+  const nats = await startNatsServer();
+  const jetstream = await openJetStream(nats.url);
+  const commonEnv = { NATS_URL: nats.url, GATEWAY_API_KEYS: API_KEYS, TRACE_EXPORTER: 'file' };
+  const replay = await startReplayProvider();
+  const normalizer = await startNormalizer({ ...commonEnv, TRACE_FILE: join(dir, 'normalizer-spans.jsonl') });
+  const gateway = await startGateway({
+    ...commonEnv,
+    TRACE_FILE: join(dir, 'gateway-spans.jsonl'),
+    OPENAI_BASE_URL: replay.url,
+    ANTHROPIC_BASE_URL: replay.url,
+    GEMINI_BASE_URL: replay.url,
+    // One attempt, as `llm-stream normalize` records it: the two paths must yield the same events.
+    UPSTREAM_MAX_ATTEMPTS: '1',
+  });
+  return {
+    nats,
+    jetstream,
+    replay,
+    normalizer,
+    gateway,
+    dir,
+    commonEnv,
+    stop: async () => {
+      await Promise.all([gateway.stop(), normalizer.stop(), replay.stop()]);
+      await jetstream.close();
+      await nats.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The provider's own request for a model (the replay provider picks the transcript by model name). */
+function providerRequest(provider: ProviderName, model: string): Record<string, unknown> {
+  switch (provider) {
+    case 'gemini':
+      return { model, contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+    case 'openai-responses':
+      return { model, input: 'hi' };
+    case 'openai-chat':
+    case 'anthropic':
+      return { model, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] };
+  }
+}
+
+/** A stream through the gateway, read to its end: its id, trace id (traceparent sent) and the events the client saw. */
+export interface ClientStream {
+  readonly streamId: string;
+  readonly events: readonly ContractEvent[];
+}
+
+export async function streamThroughGateway(gatewayUrl: string, key: string, provider: ProviderName, model: string, timeoutMs = 60_000): Promise<ClientStream> {
+  const response = await fetch(`${gatewayUrl}/v1/streams/${provider}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(providerRequest(provider, model)),
+  });
+  if (response.status !== 200) throw new Error(`gateway answered ${String(response.status)}: ${await response.text()}`);
+  const events = (await collectSse(response, { timeoutMs })).map((event) => JSON.parse(event.data) as ContractEvent);
+  const streamId = events[0]?.stream_id;
+  if (streamId === undefined) throw new Error('the gateway sent no event');
+  return { streamId, events };
+}
+
+/** Runs `work` over `items` with at most `concurrency` at once, keeping the order of results. */
+export async function mapConcurrently<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await work(items[index] as T);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
