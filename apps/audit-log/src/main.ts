@@ -16,10 +16,7 @@ if (!loaded.ok) exitWithConfigError(loaded.error.variable, loaded.error.message)
 const config = loaded.value;
 const keys = parseApiKeys(config.GATEWAY_API_KEYS);
 if (!keys.ok) exitWithConfigError(keys.error.variable, keys.error.message);
-if (config.TRACE_EXPORTER === 'file' && config.TRACE_FILE === '') {
-  exitWithConfigError('TRACE_FILE', 'invalid configuration: TRACE_FILE is required when TRACE_EXPORTER=file');
-}
-const telemetry = startTelemetry({ service: 'audit-log', exporter: config.TRACE_EXPORTER, file: config.TRACE_FILE });
+const telemetry = startTelemetry('audit-log', config.TRACE_EXPORTER);
 const logger = new JsonLogger('audit-log', { level: config.LOG_LEVEL });
 
 const app = await NestFactory.create(AppModule.register(config, keys.value, logger, telemetry), {

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAM_NAMES, assemble, type ContractEvent, type ProviderName } from '@llm-stream/contract';
-import { startNatsServer, startProcess, repoRoot, waitFor, type NatsServerHandle } from '@llm-stream/testing';
+import { startNatsServer, startOtlpCollector, startProcess, repoRoot, waitFor, type NatsServerHandle, type OtlpCollector } from '@llm-stream/testing';
 import { toNatsHeaders } from '@llm-stream/client';
 import { AUDIT_CONSUMERS } from '../src/ingestion/ensure-consumer.js';
 import { CLIENT_REQUEST_RECORD } from '../src/ingestion/read-raw-message.js';
@@ -38,6 +38,7 @@ afterAll(async () => {
 
 describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetStream', (backend) => {
   let nats: NatsServerHandle;
+  let collector: OtlpCollector;
   let session: JetStreamSession;
   let audit: Service;
   let dir: string;
@@ -56,6 +57,7 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'audit-service-'));
+    collector = await startOtlpCollector();
     nats = await startNatsServer();
     session = await openJetStream(nats.url);
     const database = backend === 'sqlite' ? { AUDIT_SQLITE_PATH: join(dir, 'audit.sqlite') } : { AUDIT_DATABASE_URL: await (await postgresServer()).createDatabase() };
@@ -64,8 +66,9 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
       GATEWAY_API_KEYS: API_KEYS,
       AUDIT_PROMPT_CAPTURE_TENANTS: GLOBEX.tenant,
       AUDIT_ACK_WAIT_MS: '3000',
-      TRACE_EXPORTER: 'file',
-      TRACE_FILE: join(dir, 'spans.jsonl'),
+      TRACE_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
       ...database,
     };
     audit = await startAudit(env);
@@ -91,6 +94,7 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
     await store.close();
     await session.close();
     await nats.stop();
+    await collector.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -114,9 +118,9 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
     // The audit's span of each stream continues the stream's trace (the terminal message's traceparent).
     await waitFor(
       () => {
-        const spans = readFileSync(env['TRACE_FILE'] ?? '', 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { name: string; trace_id: string; parent_span_id: string; attributes: Record<string, unknown> });
+        const spans = collector.spans();
         return streams.every((stream) =>
-          spans.some((span) => span.name === 'llm.audit.store' && span.attributes['llm.stream_id'] === stream.streamId && span.trace_id === stream.events[0]?.traceId && span.parent_span_id === '2'.repeat(16)),
+          spans.some((span) => span.name === 'llm.audit.store' && span.attributes['llm.stream_id'] === stream.streamId && span.traceId === stream.events[0]?.traceId && span.parentSpanId === '2'.repeat(16)),
         );
       },
       { description: 'an audit span per stream in its trace' },

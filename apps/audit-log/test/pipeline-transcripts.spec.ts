@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { storedMessageCount } from '@llm-stream/client';
 import { STREAM_NAMES, eventsSubject, rawSubject, type ContractEvent, type ProviderName } from '@llm-stream/contract';
-import { listTranscripts, repoRoot, runCommandOrThrow, waitFor, type TranscriptFile } from '@llm-stream/testing';
+import { listTranscripts, repoRoot, runCommandOrThrow, waitFor, type CollectedSpan, type TranscriptFile } from '@llm-stream/testing';
 import { getJson } from './support/http.js';
 import { mapConcurrently, startPipeline, streamThroughGateway, type ClientStream, type Pipeline } from './support/pipeline.js';
 import { startAudit, type Service } from './support/services.js';
@@ -19,14 +19,6 @@ interface RawTrace {
   replay: { events: number; matches_stored: boolean };
 }
 
-interface Span {
-  name: string;
-  trace_id: string;
-  span_id: string;
-  parent_span_id: string | null;
-  attributes: Record<string, unknown>;
-}
-
 const CLI = join(repoRoot(), 'apps/cli/dist/main.js');
 
 /** Receive times differ between two runs of the same bytes; everything else must not. */
@@ -34,17 +26,9 @@ function withoutTimes(events: readonly ContractEvent[]): unknown[] {
   return events.map(({ ts: _ts, ...rest }) => rest);
 }
 
-function spansOf(file: string): Span[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Span);
-}
-
 describe('the audit log behind the real pipeline (replay provider, gateway, normalizer), on SQLite', () => {
   let pipeline: Pipeline;
   let audit: Service;
-  let auditSpans: string;
   const recorded: { file: TranscriptFile; stream: ClientStream }[] = [];
 
   const stored = async ({ stream }: { stream: ClientStream }): Promise<boolean> => {
@@ -59,8 +43,7 @@ describe('the audit log behind the real pipeline (replay provider, gateway, norm
 
   beforeAll(async () => {
     pipeline = await startPipeline();
-    auditSpans = join(pipeline.dir, 'audit-spans.jsonl');
-    audit = await startAudit({ ...pipeline.commonEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite'), TRACE_FILE: auditSpans });
+    audit = await startAudit({ ...pipeline.commonEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite') });
     const files = listTranscripts();
     const streams = await mapConcurrently(files, 8, (file) => streamThroughGateway(pipeline.gateway.url, ACME.key, file.provider as ProviderName, file.name));
     files.forEach((file, index) => recorded.push({ file, stream: streams[index] as ClientStream }));
@@ -120,17 +103,18 @@ describe('the audit log behind the real pipeline (replay provider, gateway, norm
   });
 
   it('goes from a stream_id to its trace and back, and continues that trace', async () => {
-    const gatewaySpans = spansOf(join(pipeline.dir, 'gateway-spans.jsonl'));
-    await waitFor(() => spansOf(auditSpans).length >= recorded.length, { description: 'the audit spans to be exported' });
-    const ours = spansOf(auditSpans);
+    const spansOf = (service: string): readonly CollectedSpan[] => pipeline.collector.spans().filter((span) => span.service === service);
+    await waitFor(() => spansOf('audit-log').length >= recorded.length, { description: 'the audit spans to be exported' });
+    const gatewaySpans = spansOf('gateway');
+    const ours = spansOf('audit-log');
     for (const { stream } of recorded) {
       const { body } = await getJson<Detail>(`${audit.url}/v1/streams/${stream.streamId}`, ACME.key);
       const root = gatewaySpans.find((span) => span.name === 'llm.stream' && span.attributes['llm.stream_id'] === stream.streamId);
-      expect(body.stream.trace_id).toBe(root?.trace_id);
+      expect(body.stream.trace_id).toBe(root?.traceId);
       const listed = await getJson<{ streams: { stream_id: string }[] }>(`${audit.url}/v1/streams?trace_id=${body.stream.trace_id ?? ''}`, ACME.key);
       expect(listed.body.streams.map((row) => row.stream_id)).toEqual([stream.streamId]);
       const auditSpan = ours.find((span) => span.attributes['llm.stream_id'] === stream.streamId);
-      expect(auditSpan).toMatchObject({ name: 'llm.audit.store', trace_id: root?.trace_id });
+      expect(auditSpan).toMatchObject({ name: 'llm.audit.store', traceId: root?.traceId });
     }
   });
 });

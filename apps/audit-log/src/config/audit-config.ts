@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 
 /**
  * Every setting of the audit log, read from the environment variable of the same name (see the app's
@@ -106,11 +106,7 @@ export class AuditConfig {
   @IsIn(['debug', 'info', 'warn', 'error'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
 
-  /** `none`, `otlp` (OTEL_EXPORTER_OTLP_ENDPOINT) or `file` (TRACE_FILE, JSON lines). */
-  @IsIn(['none', 'otlp', 'file'])
-  TRACE_EXPORTER: 'none' | 'otlp' | 'file' = 'none';
-
-  @IsOptional()
-  @IsString()
-  TRACE_FILE = '';
+  /** `otlp` exports spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT and the other standard OTEL_* variables); `none` keeps them local. */
+  @IsIn(['none', 'otlp'])
+  TRACE_EXPORTER: 'none' | 'otlp' = 'none';
 }

@@ -1,30 +1,19 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { FileSpanExporter } from './file-span-exporter.js';
-
-export interface TelemetrySettings {
-  readonly service: string;
-  readonly exporter: 'none' | 'otlp' | 'file';
-  readonly file: string;
-}
 
 /**
- * Starts OpenTelemetry tracing with W3C trace-context propagation (the SDK's default propagator), so the
- * trace context carried in NATS headers continues one trace per stream across the services. `otlp` follows
- * the standard OTEL_EXPORTER_OTLP_* variables.
+ * Starts OpenTelemetry tracing with W3C trace-context propagation (the SDK's default), so the trace context
+ * carried in NATS headers continues one trace per stream across the services. Spans are recorded (real
+ * trace ids for logs and headers) even when nothing exports them; `otlp` exports over OTLP/HTTP following the
+ * standard OTEL_EXPORTER_OTLP_* and OTEL_BSP_* variables.
  */
-export function startTelemetry(settings: TelemetrySettings): NodeSDK {
-  const processors: SpanProcessor[] = [];
-  if (settings.exporter === 'otlp') processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
-  if (settings.exporter === 'file') {
-    processors.push(new BatchSpanProcessor(new FileSpanExporter(settings.file, settings.service), { scheduledDelayMillis: 200 }));
-  }
+export function startTelemetry(service: string, exporter: 'none' | 'otlp'): NodeSDK {
   const sdk = new NodeSDK({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.service }),
-    spanProcessors: processors,
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: service }),
+    spanProcessors: exporter === 'otlp' ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [],
     instrumentations: [],
     autoDetectResources: false,
   });

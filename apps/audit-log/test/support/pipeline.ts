@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContractEvent, ProviderName } from '@llm-stream/contract';
-import { collectSse, startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
+import { collectSse, startNatsServer, startOtlpCollector, type NatsServerHandle, type OtlpCollector } from '@llm-stream/testing';
 import { openJetStream, type JetStreamSession } from './jetstream.js';
 import { startGateway, startNormalizer, startReplayProvider, type Service } from './services.js';
 import { API_KEYS } from './tenants.js';
@@ -14,9 +14,11 @@ export interface Pipeline {
   readonly replay: Service;
   readonly normalizer: Service;
   readonly gateway: Service;
+  /** Receives every service's spans (TRACE_EXPORTER=otlp in commonEnv). */
+  readonly collector: OtlpCollector;
   /** A temp dir for the test's files (databases, span files), removed on stop. */
   readonly dir: string;
-  /** Environment every service of the pipeline shares (NATS, keys), plus span files per service. */
+  /** Environment every service of the pipeline shares (NATS, keys, span export to the collector). */
   readonly commonEnv: Readonly<Record<string, string>>;
   stop(): Promise<void>;
 }
@@ -25,12 +27,18 @@ export async function startPipeline(): Promise<Pipeline> {
   const dir = mkdtempSync(join(tmpdir(), 'audit-pipeline-'));
   const nats = await startNatsServer();
   const jetstream = await openJetStream(nats.url);
-  const commonEnv = { NATS_URL: nats.url, GATEWAY_API_KEYS: API_KEYS, TRACE_EXPORTER: 'file' };
+  const collector = await startOtlpCollector();
+  const commonEnv = {
+    NATS_URL: nats.url,
+    GATEWAY_API_KEYS: API_KEYS,
+    TRACE_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl,
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+  };
   const replay = await startReplayProvider();
-  const normalizer = await startNormalizer({ ...commonEnv, TRACE_FILE: join(dir, 'normalizer-spans.jsonl') });
+  const normalizer = await startNormalizer(commonEnv);
   const gateway = await startGateway({
     ...commonEnv,
-    TRACE_FILE: join(dir, 'gateway-spans.jsonl'),
     OPENAI_BASE_URL: replay.url,
     ANTHROPIC_BASE_URL: replay.url,
     GEMINI_BASE_URL: replay.url,
@@ -43,12 +51,14 @@ export async function startPipeline(): Promise<Pipeline> {
     replay,
     normalizer,
     gateway,
+    collector,
     dir,
     commonEnv,
     stop: async () => {
       await Promise.all([gateway.stop(), normalizer.stop(), replay.stop()]);
       await jetstream.close();
       await nats.stop();
+      await collector.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
