@@ -1,6 +1,7 @@
 import {
   HEADERS,
   err,
+  jsonSyntaxProblem,
   eventMsgId,
   eventsSubject,
   ok,
@@ -69,7 +70,7 @@ export function decodeEventMessage(
   try {
     value = JSON.parse(data);
   } catch (error) {
-    return err({ code: 'invalid_json', message: `event payload is not JSON (${String(error)})` });
+    return err({ code: 'invalid_json', message: `event payload is not JSON: ${jsonSyntaxProblem(error, data)}` });
   }
   let event: ContractEvent;
   if (options.validate === false) {

@@ -132,7 +132,8 @@ export class StreamWorker {
         observer.finished(this.observed, 'handed_over');
       } else {
         // The raw trace never opened (it expired, or the gateway died first): nobody can finish it.
-        this.workMessage.term('raw trace without stream.open');
+        // No reason string: nats-server 2.9 ignores a term() that carries one (the item would come back forever).
+        this.workMessage.term();
         observer.finished(this.observed, 'abandoned');
       }
       return;

@@ -107,7 +107,7 @@ export class WorkConsumerService implements OnApplicationBootstrap, BeforeApplic
     const decoded = decodeWorkItem(message.string());
     if (!decoded.ok) {
       this.logger.error('invalid work item', { reason: decoded.error.message });
-      message.term(decoded.error.message);
+      message.term();
       return;
     }
     const item = decoded.value;

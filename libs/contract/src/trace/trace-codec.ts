@@ -1,5 +1,6 @@
 import { isProviderName, type ProviderName } from '../events/provider.js';
 import { HEADERS, rawMsgId } from '../nats/subjects.js';
+import { jsonSyntaxProblem } from '../json-syntax-problem.js';
 import { err, ok, type Result } from '../result.js';
 import { ATTEMPT_END_REASONS, TRACE_RECORD_KINDS, type TraceRecord, type TraceRecordKind } from './trace-record.js';
 
@@ -74,7 +75,7 @@ export function decodeTraceRecord(header: HeaderLookup, data: string): Result<Tr
   try {
     parsed = JSON.parse(data);
   } catch (error) {
-    return err({ code: 'bad_body', message: `trace record body is not JSON: ${String(error)}` });
+    return err({ code: 'bad_body', message: `trace record body is not JSON: ${jsonSyntaxProblem(error, data)}` });
   }
   return validateRecord(parsed, kindHeader);
 }
