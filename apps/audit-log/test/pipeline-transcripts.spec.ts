@@ -4,9 +4,9 @@ import { storedMessageCount } from '@llm-stream/client';
 import { STREAM_NAMES, eventsSubject, rawSubject, type ContractEvent, type ProviderName } from '@llm-stream/contract';
 import { listTranscripts, repoRoot, runCommandOrThrow, waitFor, type CollectedSpan, type TranscriptFile } from '@llm-stream/testing';
 import { getJson } from './support/http.js';
-import { mapConcurrently, startPipeline, streamThroughGateway, type ClientStream, type Pipeline } from './support/pipeline.js';
+import { mapConcurrently, providerRequest, startPipeline, streamThroughGateway, type ClientStream, type Pipeline } from './support/pipeline.js';
 import { startAudit, type Service } from './support/services.js';
-import { ACME } from './support/tenants.js';
+import { ACME, GLOBEX } from './support/tenants.js';
 
 interface Detail {
   stream: { status: string; event_count: number; raw_count: number; trace_id: string | null };
@@ -43,7 +43,7 @@ describe('the audit log behind the real pipeline (replay provider, gateway, norm
 
   beforeAll(async () => {
     pipeline = await startPipeline();
-    audit = await startAudit({ ...pipeline.commonEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite') });
+    audit = await startAudit({ ...pipeline.commonEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite'), AUDIT_PROMPT_CAPTURE_TENANTS: GLOBEX.tenant });
     const files = listTranscripts();
     const streams = await mapConcurrently(files, 8, (file) => streamThroughGateway(pipeline.gateway.url, ACME.key, file.provider as ProviderName, file.name));
     files.forEach((file, index) => recorded.push({ file, stream: streams[index] as ClientStream }));
@@ -116,5 +116,34 @@ describe('the audit log behind the real pipeline (replay provider, gateway, norm
       const auditSpan = ours.find((span) => span.attributes['llm.stream_id'] === stream.streamId);
       expect(auditSpan).toMatchObject({ name: 'llm.audit.store', traceId: root?.traceId });
     }
+  });
+
+  it("stores the client's request only for a key that captures prompts and a tenant the audit log keeps them for", async () => {
+    const captured = await streamThroughGateway(pipeline.gateway.url, GLOBEX.key, 'anthropic', 'simple_text');
+    const plain = await streamThroughGateway(pipeline.gateway.url, ACME.key, 'anthropic', 'simple_text');
+    const detail = async (key: string, streamId: string): Promise<{ stream: { prompt_captured: boolean; raw_count: number }; prompt?: unknown }> => {
+      const { body } = await getJson<{ stream: { prompt_captured: boolean; raw_count: number }; prompt?: unknown }>(`${audit.url}/v1/streams/${streamId}`, key);
+      return body;
+    };
+    const globex = await waitFor(async () => {
+      const body = await detail(GLOBEX.key, captured.streamId);
+      return body.stream.prompt_captured ? body : undefined;
+    }, { description: 'the captured prompt to be stored' });
+    expect(globex.prompt).toEqual({ ...providerRequest('anthropic', 'simple_text') });
+    const { jsm } = pipeline.jetstream;
+    const rawInNats = await storedMessageCount(jsm, STREAM_NAMES.raw, rawSubject(ACME.tenant, plain.streamId));
+    await waitFor(async () => (await detail(ACME.key, plain.streamId)).stream.raw_count === rawInNats, { description: 'the plain stream to be stored' });
+    const acme = await detail(ACME.key, plain.streamId);
+    expect(acme.stream.prompt_captured).toBe(false);
+    expect(acme).not.toHaveProperty('prompt');
+    // The gateway recorded no request for the key without capture: its raw trace goes from stream.open to attempt.start.
+    const raw = await getJson<{ records: { kind: string; raw_seq: number }[] }>(`${audit.url}/v1/streams/${plain.streamId}/raw`, ACME.key);
+    expect(raw.body.records.slice(0, 2).map(({ kind, raw_seq }) => [raw_seq, kind])).toEqual([
+      [1, 'stream.open'],
+      [2, 'attempt.start'],
+    ]);
+    // With capture, the request is record 2 on NATS (the audit log moves it to the stream's prompt).
+    const capturedRaw = await storedMessageCount(jsm, STREAM_NAMES.raw, rawSubject(GLOBEX.tenant, captured.streamId));
+    expect(capturedRaw).toBe(rawInNats + 1);
   });
 });

@@ -64,6 +64,7 @@ export {
   type AttemptEndReason,
   type AttemptEndRecord,
   type AttemptStartRecord,
+  type ClientRequestRecord,
   type ClientCancelRecord,
   type FrameRecord,
   type GatewayLostRecord,

@@ -154,6 +154,7 @@ describe('messages made by the real encoders', () => {
   // One record of each kind (the Record type makes a new kind a compile error here), optional fields set.
   const records: Readonly<Record<TraceRecordKind, TraceRecord>> = {
     'stream.open': { kind: 'stream.open', raw_seq: 1, ts: 1_796_000_000_000, stream_id: 'st_1', tenant: 'acme', provider: 'anthropic', model: 'claude', gateway_id: 'gateway-7f9-x2', max_attempts: 3 },
+    'client.request': { kind: 'client.request', raw_seq: 2, ts: 1_796_000_000_001, body: { model: 'claude', messages: [{ role: 'user', content: 'Hi' }] } },
     'attempt.start': { kind: 'attempt.start', raw_seq: 2, ts: 1_796_000_000_001, attempt: 1 },
     'upstream.response': { kind: 'upstream.response', raw_seq: 3, ts: 1_796_000_000_002, attempt: 1, status: 429, content_type: 'application/json', retry_after_ms: 1000, request_id: 'req_1', body: '{}' },
     frame: { kind: 'frame', raw_seq: 4, ts: 1_796_000_000_003, attempt: 1, text: 'event: ping\ndata: {}\n\n' },

@@ -1,4 +1,4 @@
-import { HEADERS, decodeTraceRecord, err, ok, parseStreamSubject, type HeaderLookup, type Result } from '@llm-stream/contract';
+import { HEADERS, decodeTraceRecord, err, ok, parseStreamSubject, type HeaderLookup, type Result, type TraceRecordKind } from '@llm-stream/contract';
 import type { TenantSettings } from '../config/tenant-settings.js';
 import { redactText } from '../privacy/redact.js';
 import type { IncomingRaw } from '../store/audit-repository.js';
@@ -6,10 +6,11 @@ import { MAX_SEQ, type UnstorableMessage } from './read-event-message.js';
 import { traceIdOf } from './trace-id.js';
 
 /**
- * The record kind proposed for the client's request (see the app's README, "Prompt capture"): the gateway
- * does not publish it yet. Body: `{"kind": "client.request", "raw_seq": n, "ts": ms, "body": <request JSON>}`.
+ * The client's request, which the gateway records for API keys with `capture_prompts` (ClientRequestRecord):
+ * `{"kind": "client.request", "raw_seq": n, "ts": ms, "body": <request JSON>}`. The audit log stores it as the
+ * stream's prompt only for tenants in AUDIT_PROMPT_CAPTURE_TENANTS: prompt capture takes both switches.
  */
-export const CLIENT_REQUEST_RECORD = 'client.request';
+export const CLIENT_REQUEST_RECORD = 'client.request' satisfies TraceRecordKind;
 
 /**
  * An LLM_RAW message as a raw record to store, redacted. A client request becomes a prompt for a tenant with

@@ -65,7 +65,7 @@ export async function startPipeline(): Promise<Pipeline> {
 }
 
 /** The provider's own request for a model (the replay provider picks the transcript by model name). */
-function providerRequest(provider: ProviderName, model: string): Record<string, unknown> {
+export function providerRequest(provider: ProviderName, model: string): Record<string, unknown> {
   switch (provider) {
     case 'gemini':
       return { model, contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };

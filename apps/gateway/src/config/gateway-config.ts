@@ -22,7 +22,7 @@ export class GatewayConfig {
 
   /**
    * Gateway API keys as a JSON array of `{"sha256": "<hex digest of the key>", "tenant": "<id>",
-   * "reasoning": <bool, default false>}` (`npm run -s llm-stream -- hash-key <key>` prints a digest).
+   * "reasoning": <bool, default false>, "capture_prompts": <bool, default false>}` (`npm run -s llm-stream -- hash-key <key>` prints a digest).
    */
   @IsString()
   GATEWAY_API_KEYS = '[]';

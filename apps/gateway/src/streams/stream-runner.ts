@@ -10,6 +10,7 @@ import {
   rawMsgId,
   rawSubject,
   workSubject,
+  type JsonValue,
   type ProviderName,
   type TraceRecord,
 } from '@llm-stream/contract';
@@ -18,6 +19,8 @@ import type { UpstreamPlan } from '../upstream/upstream-plan.js';
 
 export interface StreamSpec {
   readonly streamId: string;
+  /** The client's request body, recorded only when the key captures prompts. */
+  readonly capturedRequest?: JsonValue;
   /** Of the stream's trace, for log lines. */
   readonly traceId: string;
   readonly tenant: string;
@@ -114,6 +117,7 @@ export class StreamRunner {
       gateway_id: this.deps.gatewayId,
       max_attempts: this.deps.retry.maxAttempts,
     });
+    if (this.spec.capturedRequest !== undefined) this.record({ kind: 'client.request', body: this.spec.capturedRequest });
     await this.deps.js.publish(
       workSubject(tenant, streamId),
       encodeWorkItem({ stream_id: streamId, tenant, provider, model: plan.model, gateway_id: this.deps.gatewayId }),

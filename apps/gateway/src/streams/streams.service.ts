@@ -13,6 +13,7 @@ import {
   isValidStreamId,
   rawSubject,
   readerSubject,
+  type JsonValue,
   type ProviderName,
 } from '@llm-stream/contract';
 import { JsonLogger } from '@llm-stream/service-kit';
@@ -80,7 +81,14 @@ export class StreamsService {
       },
       contextFromHeaders((name) => headerValue(request, name)),
     );
-    const spec = { streamId, traceId: span.spanContext().traceId, tenant: principal.tenant, provider, plan: plan.value };
+    const spec = {
+      streamId,
+      traceId: span.spanContext().traceId,
+      tenant: principal.tenant,
+      provider,
+      plan: plan.value,
+      ...(principal.capturePrompts && { capturedRequest: body as JsonValue }),
+    };
     const runner = new StreamRunner(spec, {
       nc: this.nc,
       js: this.js,

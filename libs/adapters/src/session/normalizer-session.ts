@@ -226,6 +226,9 @@ export class NormalizerSession {
       case 'heartbeat':
         this.apply({ type: 'heartbeat' }, record.ts, out);
         break;
+      case 'client.request':
+        // What the client asked (recorded for prompt capture only) has no bearing on the answer's events.
+        break;
       default:
         return assertNever(record, 'trace record');
     }

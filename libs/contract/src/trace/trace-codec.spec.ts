@@ -17,6 +17,7 @@ const RECORDS: Readonly<Record<TraceRecordKind, readonly TraceRecord[]>> = {
   'stream.open': [
     { kind: 'stream.open', raw_seq: 1, ts: 1000, stream_id: 'st_1', tenant: 'acme', provider: 'anthropic', model: 'claude-test', gateway_id: 'gw-1', max_attempts: 2 },
   ],
+  'client.request': [{ kind: 'client.request', raw_seq: 2, ts: 1001, body: { model: 'm', messages: [{ role: 'user', content: 'Привет' }] } }],
   'attempt.start': [{ kind: 'attempt.start', raw_seq: 2, ts: 1001, attempt: 1 }],
   'upstream.response': [
     { kind: 'upstream.response', raw_seq: 3, ts: 1002, attempt: 1, status: 200, content_type: 'text/event-stream', request_id: 'req_1' },

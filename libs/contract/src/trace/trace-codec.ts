@@ -112,6 +112,7 @@ const REQUIRED: Readonly<Record<JsonRecordKind, Readonly<Record<string, FieldChe
     gateway_id: isString,
     max_attempts: isInt,
   },
+  'client.request': { body: (value) => value !== undefined },
   'attempt.start': { attempt: isInt },
   'upstream.response': { attempt: isInt, status: isInt },
   'attempt.end': {

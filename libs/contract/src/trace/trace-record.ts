@@ -1,4 +1,5 @@
 import type { ProviderName } from '../events/provider.js';
+import type { JsonValue } from '../events/provider-metadata.js';
 
 /**
  * One entry of a stream's raw trace: everything the gateway saw, in receive order. The trace is the input
@@ -9,6 +10,7 @@ import type { ProviderName } from '../events/provider.js';
  */
 export type TraceRecord =
   | StreamOpenRecord
+  | ClientRequestRecord
   | AttemptStartRecord
   | UpstreamResponseRecord
   | FrameRecord
@@ -22,6 +24,7 @@ export type TraceRecordKind = TraceRecord['kind'];
 
 export const TRACE_RECORD_KINDS = [
   'stream.open',
+  'client.request',
   'attempt.start',
   'upstream.response',
   'frame',
@@ -48,6 +51,15 @@ export interface StreamOpenRecord extends RecordBase {
   readonly gateway_id: string;
   /** Attempts allowed before the first visible delta (1 = never retry). */
   readonly max_attempts: number;
+}
+
+/**
+ * The client's request body (the prompt), recorded only for API keys with prompt capture on: by default the
+ * raw trace holds what the provider sent, never what the client asked. It does not affect normalization.
+ */
+export interface ClientRequestRecord extends RecordBase {
+  readonly kind: 'client.request';
+  readonly body: JsonValue;
 }
 
 /** A new upstream request begins. Attempts are numbered from 1. */
