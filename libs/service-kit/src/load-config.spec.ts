@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsString, IsUrl, Max, Min } from 'class-validator';
 import { loadConfig } from './load-config.js';
+import { ServiceConfig } from './service-config.js';
 
 class ExampleConfig {
   @IsUrl({ protocols: ['nats'], require_tld: false })
@@ -61,5 +62,35 @@ describe('loadConfig', () => {
       expect(result.error.message).not.toContain('sk-canary-123');
       expect(result.error.message).toContain('value hidden');
     }
+  });
+});
+
+describe('loadConfig with a ServiceConfig subclass', () => {
+  class ExampleServiceConfig extends ServiceConfig {
+    @Type(() => Number)
+    @IsInt()
+    @Min(0)
+    @Max(65535)
+    HTTP_PORT = 8089;
+  }
+
+  it("reads the shared settings, converted, beside the service's own", () => {
+    const result = loadConfig(ExampleServiceConfig, { JETSTREAM_REPLICAS: '3', LOG_LEVEL: 'debug', HTTP_PORT: '9000' });
+    expect(result.ok && [result.value.JETSTREAM_REPLICAS, result.value.LOG_LEVEL, result.value.HTTP_PORT, result.value.NATS_URL]).toEqual([
+      3,
+      'debug',
+      9000,
+      'nats://127.0.0.1:4222',
+    ]);
+  });
+
+  it.each([
+    ['NATS_URL', 'http://nats:4222'],
+    ['JETSTREAM_REPLICAS', '7'],
+    ['TRACE_EXPORTER', 'file'],
+    ['LOG_LEVEL', 'chatty'],
+  ])('validates the shared setting %s', (variable, value) => {
+    const result = loadConfig(ExampleServiceConfig, { [variable]: value });
+    expect(!result.ok && result.error.variable).toBe(variable);
   });
 });

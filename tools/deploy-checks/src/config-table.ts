@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { readAppFacts, type SettingValue } from './app-facts.js';
 
 /** The services whose settings the README's configuration table documents, in its column order. */
+/** The settings every service shares are declared (and described) once, in this base class. */
+const SHARED_SOURCE = 'libs/service-kit/src/service-config.ts';
+
 export const DOCUMENTED_SERVICES = [
   { app: 'gateway', source: 'apps/gateway/src/config/gateway-config.ts' },
   { app: 'normalizer', source: 'apps/normalizer/src/config/normalizer-config.ts' },
@@ -56,7 +59,7 @@ export function settingDescriptions(source: string): Map<string, string> {
 }
 
 function clean(text: string): string {
-  return text.replace(/\s*\*\s*/g, ' ').replace(/\s+/g, ' ').trim();
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 function showDefault(value: SettingValue | undefined): string {
@@ -71,7 +74,10 @@ export function renderConfigTable(root: string): string {
   for (const { app, source } of DOCUMENTED_SERVICES) {
     const facts = readAppFacts(root, app);
     const settings = facts.config?.settings ?? {};
-    const descriptions = settingDescriptions(readFileSync(join(root, source), 'utf8'));
+    const descriptions = new Map([
+      ...settingDescriptions(readFileSync(join(root, SHARED_SOURCE), 'utf8')),
+      ...settingDescriptions(readFileSync(join(root, source), 'utf8')),
+    ]);
     for (const [name, value] of Object.entries(settings)) {
       const row = rows.get(name) ?? { services: [], defaults: new Set<string>(), description: '' };
       row.services.push(app);

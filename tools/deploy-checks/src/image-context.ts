@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultPort, effectiveFacts, getRoutes, readAppFacts, type AppFacts } from './app-facts.js';
+import { defaultPort, getRoutes, readAppFacts, type AppFacts } from './app-facts.js';
 import type { DockerfileContext } from './dockerfile-rules.js';
 import { parseDockerIgnore } from './dockerignore.js';
 import { importClosure } from './import-closure.js';
@@ -42,7 +42,7 @@ export function productionEngines(root: string): { name: string; range: string }
 }
 
 /** Everything the Dockerfile rules compare an app's Dockerfile with. */
-export function dockerfileContext(root: string, app: string, facts: AppFacts = effectiveFacts(readAppFacts(root, app))): DockerfileContext {
+export function dockerfileContext(root: string, app: string, facts: AppFacts = readAppFacts(root, app)): DockerfileContext {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as RootManifest;
   const port = defaultPort(facts);
   if (port === undefined) throw new Error(`${app}: no default ${facts.portSetting} in its built configuration`);

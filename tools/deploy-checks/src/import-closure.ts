@@ -15,7 +15,8 @@ export interface ImportClosure {
 }
 
 // Compiled TypeScript writes `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')`.
-const SPECIFIERS = [/\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g];
+// A specifier starts like a package, a path or a node: builtin; that keeps `['from', 'to']` in a string out.
+const SPECIFIERS = [/\bfrom\s*['"]([@./\w][^'"]*)['"]/g, /\bimport\s*['"]([@./\w][^'"]*)['"]/g, /\bimport\(\s*['"]([@./\w][^'"]*)['"]\s*\)/g];
 const WORKSPACE_SCOPE = '@llm-stream/';
 
 function specifiersOf(source: string): string[] {

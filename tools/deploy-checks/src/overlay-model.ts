@@ -1,4 +1,4 @@
-import { DEPLOYABLE_APPS, effectiveFacts, readAppFacts, type AppFacts } from './app-facts.js';
+import { DEPLOYABLE_APPS, readAppFacts, type AppFacts } from './app-facts.js';
 import { appContainers, type ValueSources } from './deployment-rules.js';
 import { renderOverlay, type KubeObject, type Overlay } from './kustomize.js';
 import type { RunningApp } from './cluster-rules.js';
@@ -13,12 +13,12 @@ export const STAND_IN_SECRETS: ValueSources['secrets'] = {
   'llm-stream-audit-db': { AUDIT_DATABASE_URL: 'postgres://llm_stream:stand-in@postgres.example:5432/llm_stream' },
 };
 
-const factsCache = new Map<string, AppFacts & { readonly declaredOnly: boolean }>();
+const factsCache = new Map<string, AppFacts>();
 
-export function appFacts(root: string, app: string): AppFacts & { readonly declaredOnly: boolean } {
+export function appFacts(root: string, app: string): AppFacts {
   let facts = factsCache.get(app);
   if (facts === undefined) {
-    facts = effectiveFacts(readAppFacts(root, app));
+    facts = readAppFacts(root, app);
     factsCache.set(app, facts);
   }
   return facts;
@@ -37,7 +37,7 @@ export function renderedSecrets(objects: readonly KubeObject[]): Record<string, 
 export interface OverlayModel {
   readonly overlay: Overlay;
   readonly objects: readonly KubeObject[];
-  readonly apps: readonly (RunningApp & { readonly app: string; readonly facts: AppFacts & { readonly declaredOnly: boolean } })[];
+  readonly apps: readonly (RunningApp & { readonly app: string; readonly facts: AppFacts })[];
 }
 
 export function loadOverlay(root: string, overlay: Overlay): OverlayModel {

@@ -23,8 +23,7 @@ describe.each(OVERLAYS)('overlay %s: each Deployment against its built app', (ov
   it("every built app accepts its Deployment's environment (its own config validation)", () => {
     const secrets = overlay === 'dev' ? renderedSecrets(model.objects) : STAND_IN_SECRETS;
     const validated: string[] = [];
-    for (const { workload, container, app, facts } of model.apps) {
-      if (facts.declaredOnly) continue;
+    for (const { workload, container, app } of model.apps) {
       const { env, problems } = containerEnvironment(resolveEnv(model.objects, container), { secrets, podName: `${workload.metadata.name}-6d9c7b5f4-x2k7p` });
       expect(problems).toEqual([]);
       expect({ app, validation: readAppFacts(root, app, env).validation }).toEqual({ app, validation: { ok: true } });

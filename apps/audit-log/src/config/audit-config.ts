@@ -1,14 +1,12 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { ServiceConfig } from '@llm-stream/service-kit';
 
 /**
  * Every setting of the audit log, read from the environment variable of the same name (see the app's
  * README). Defaults suit the quick start: one local NATS server and an SQLite file, no database server.
  */
-export class AuditConfig {
-  /** Comma-separated NATS server URLs. */
-  @Matches(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, { message: 'must be nats:// URLs separated by commas' })
-  NATS_URL = 'nats://127.0.0.1:4222';
+export class AuditConfig extends ServiceConfig {
 
   /** HTTP port of the query API, health and metrics. */
   @Type(() => Number)
@@ -16,9 +14,6 @@ export class AuditConfig {
   @Min(0)
   @Max(65535)
   HTTP_PORT = 8082;
-
-  @IsString()
-  HTTP_HOST = '0.0.0.0';
 
   /** `postgres://...`: store in PostgreSQL. Empty: store in the SQLite file AUDIT_SQLITE_PATH. */
   @Matches(/^((postgres|postgresql):\/\/\S+)?$/, { message: 'must be a postgres:// URL (or empty for SQLite)' })
@@ -85,28 +80,4 @@ export class AuditConfig {
   @Max(86_400_000)
   AUDIT_RETENTION_INTERVAL_MS = 3_600_000;
 
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(5)
-  JETSTREAM_REPLICAS = 1;
-
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(8_760)
-  RAW_RETENTION_HOURS = 24;
-
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(8_760)
-  EVENTS_RETENTION_HOURS = 24;
-
-  @IsIn(['debug', 'info', 'warn', 'error'])
-  LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
-
-  /** `otlp` exports spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT and the other standard OTEL_* variables); `none` keeps them local. */
-  @IsIn(['none', 'otlp'])
-  TRACE_EXPORTER: 'none' | 'otlp' = 'none';
 }

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { ServiceConfig } from '@llm-stream/service-kit';
 
 const HTTP_URL = { protocols: ['http', 'https'], require_tld: false, require_protocol: true };
 
@@ -7,18 +8,13 @@ const HTTP_URL = { protocols: ['http', 'https'], require_tld: false, require_pro
  * Every setting of the gateway, read from the environment variable of the same name (see the README's
  * configuration table). Provider keys live only here: they never reach NATS, logs or the audit trail.
  */
-export class GatewayConfig {
+export class GatewayConfig extends ServiceConfig {
+  /** Port of the HTTP API, health and metrics. */
   @Type(() => Number)
   @IsInt()
   @Min(0)
   @Max(65535)
   HTTP_PORT = 8080;
-
-  @IsString()
-  HTTP_HOST = '0.0.0.0';
-
-  @Matches(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, { message: 'must be nats:// URLs separated by commas' })
-  NATS_URL = 'nats://127.0.0.1:4222';
 
   /**
    * Gateway API keys as a JSON array of `{"sha256": "<hex digest of the key>", "tenant": "<id>",
@@ -32,24 +28,31 @@ export class GatewayConfig {
   @Matches(/^[A-Za-z0-9_-]{0,64}$/, { message: 'must be letters, digits, _ or - (at most 64)' })
   GATEWAY_ID = '';
 
+  /** OpenAI (chat and Responses) or a compatible server; the replay provider in tests and the quick start. */
   @IsUrl(HTTP_URL)
   OPENAI_BASE_URL = 'https://api.openai.com';
 
+  /** Sent upstream as `Authorization: Bearer`; never published, logged or audited. */
   @IsString()
   OPENAI_API_KEY = '';
 
+  /** Anthropic Messages API. */
   @IsUrl(HTTP_URL)
   ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
+  /** Sent upstream as `x-api-key`; never published, logged or audited. */
   @IsString()
   ANTHROPIC_API_KEY = '';
 
+  /** The `anthropic-version` header. */
   @IsString()
   ANTHROPIC_VERSION = '2023-06-01';
 
+  /** Gemini API (`streamGenerateContent?alt=sse`). */
   @IsUrl(HTTP_URL)
   GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 
+  /** Sent upstream as `x-goog-api-key`; never published, logged or audited. */
   @IsString()
   GEMINI_API_KEY = '';
 
@@ -60,6 +63,7 @@ export class GatewayConfig {
   @Max(10)
   UPSTREAM_MAX_ATTEMPTS = 3;
 
+  /** First wait before a retry; it doubles per attempt, with ±20 % jitter. */
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -73,6 +77,7 @@ export class GatewayConfig {
   @Max(300_000)
   RETRY_MAX_DELAY_MS = 10_000;
 
+  /** No response headers from the upstream by then: a connection failure (retried before any visible delta). */
   @Type(() => Number)
   @IsInt()
   @Min(100)
@@ -107,53 +112,32 @@ export class GatewayConfig {
   @Max(3_600_000)
   CLIENT_GRACE_MS = 10_000;
 
+  /** How often this instance renews its liveness lease; normalizers end the streams of a gateway whose lease expired. */
   @Type(() => Number)
   @IsInt()
   @Min(100)
   @Max(60_000)
   LEASE_INTERVAL_MS = 1_000;
 
+  /** Largest request body accepted (413 above it). */
   @Type(() => Number)
   @IsInt()
   @Min(1_024)
   @Max(104_857_600)
   MAX_BODY_BYTES = 10_485_760;
 
+  /** Largest SSE record accepted from a provider: a bigger one ends the stream failed (protocol_error). */
   @Type(() => Number)
   @IsInt()
   @Min(1_024)
   @Max(104_857_600)
   MAX_FRAME_BYTES = 1_048_576;
 
+  /** How long SIGTERM waits for open streams to end (the gateway then ends the rest at once; the normalizer hands them to another replica). */
   @Type(() => Number)
   @IsInt()
   @Min(0)
   @Max(3_600_000)
   SHUTDOWN_DRAIN_MS = 20_000;
 
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(5)
-  JETSTREAM_REPLICAS = 1;
-
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(8_760)
-  RAW_RETENTION_HOURS = 24;
-
-  /** How long a finished stream can still be resumed with Last-Event-ID. */
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(8_760)
-  EVENTS_RETENTION_HOURS = 24;
-
-  @IsIn(['debug', 'info', 'warn', 'error'])
-  LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
-
-  /** `otlp` exports spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT and the other standard OTEL_* variables); `none` keeps them local. */
-  @IsIn(['none', 'otlp'])
-  TRACE_EXPORTER: 'none' | 'otlp' = 'none';
 }

@@ -1,14 +1,12 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
+import { ServiceConfig } from '@llm-stream/service-kit';
 
 /**
  * Every setting of the normalizer, read from the environment variable of the same name (see the README's
  * configuration table). Defaults suit one local NATS server.
  */
-export class NormalizerConfig {
-  /** Comma-separated NATS server URLs. */
-  @Matches(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, { message: 'must be nats:// URLs separated by commas' })
-  NATS_URL = 'nats://127.0.0.1:4222';
+export class NormalizerConfig extends ServiceConfig {
 
   /** HTTP port of the health and metrics endpoints. */
   @Type(() => Number)
@@ -16,9 +14,6 @@ export class NormalizerConfig {
   @Min(0)
   @Max(65535)
   HTTP_PORT = 8081;
-
-  @IsString()
-  HTTP_HOST = '0.0.0.0';
 
   /** How long a replica may stay silent about a stream it owns before another one takes it over. */
   @Type(() => Number)
@@ -48,28 +43,4 @@ export class NormalizerConfig {
   @Max(600_000)
   SHUTDOWN_DRAIN_MS = 10_000;
 
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(5)
-  JETSTREAM_REPLICAS = 1;
-
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(8_760)
-  RAW_RETENTION_HOURS = 24;
-
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(8_760)
-  EVENTS_RETENTION_HOURS = 24;
-
-  @IsIn(['debug', 'info', 'warn', 'error'])
-  LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
-
-  /** `otlp` exports spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT and the other standard OTEL_* variables); `none` keeps them local. */
-  @IsIn(['none', 'otlp'])
-  TRACE_EXPORTER: 'none' | 'otlp' = 'none';
 }
