@@ -3,11 +3,12 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { STREAM_NAMES, eventsSubject } from '@llm-stream/contract';
 import { startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
 import { CheckpointedPublisher, storedMessageCount, type OutgoingMessage } from './checkpointed-publisher.js';
+import { headerBlock } from './header-block.js';
 import { ensurePipelineStreams } from './pipeline-streams.js';
 
 function message(subject: string, n: number): OutgoingMessage {
   const msgId = `${subject}:${String(n)}`;
-  return { msgId, position: n, headers: { 'Nats-Msg-Id': msgId }, data: JSON.stringify({ n }) };
+  return { msgId, position: n, headerBlock: headerBlock({ 'Nats-Msg-Id': msgId }), data: JSON.stringify({ n }) };
 }
 
 describe('CheckpointedPublisher (real nats-server with JetStream)', () => {

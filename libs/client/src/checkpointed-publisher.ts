@@ -1,7 +1,7 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { EncodedHeaders } from './encoded-headers.js';
-import { toNatsHeaders } from './nats-headers.js';
+import { headersOfBlock } from './header-block.js';
 import { PublishError } from './publish-error.js';
 
 /** How many messages a stream holds for one (literal) subject. */
@@ -16,10 +16,11 @@ export async function storedMessageCount(jsm: JetStreamManager, streamName: stri
  * messages once the last one is stored, even when some were published twice by two owners.
  */
 export interface OutgoingMessage {
-  readonly headers: Readonly<Record<string, string>>;
   readonly data: string;
   readonly msgId: string;
   readonly position: number;
+  /** The message's headers as a serialized NATS header block (see header-block.ts and the message encoders). */
+  readonly headerBlock: string;
 }
 
 export interface FinishResult {
@@ -139,7 +140,7 @@ export class CheckpointedPublisher {
 
   private async send(message: OutgoingMessage): Promise<void> {
     try {
-      await this.js.publish(this.subject, message.data, { msgID: message.msgId, headers: toNatsHeaders(message.headers) });
+      await this.js.publish(this.subject, message.data, { msgID: message.msgId, headers: headersOfBlock(message.headerBlock) });
     } catch (cause) {
       throw new PublishError('not_stored', `${this.subject}: JetStream did not accept ${message.msgId}`, { cause });
     }
@@ -180,6 +181,6 @@ function flushDeferredPublishes(): void {
   const batch = deferred.splice(0, deferred.length);
   for (const { nc, subject, message } of batch) {
     if (nc.isClosed()) continue;
-    nc.publish(subject, message.data, { headers: new EncodedHeaders(message.headers) });
+    nc.publish(subject, message.data, { headers: new EncodedHeaders(message.headerBlock) });
   }
 }

@@ -1,32 +1,23 @@
-import { headers as createHeaders, type Match, type MsgHdrs } from '@nats-io/nats-core';
+import type { Match, MsgHdrs } from '@nats-io/nats-core';
+import { headersOfBlock } from './header-block.js';
 
 const encoder = new TextEncoder();
 
 /**
- * Message headers encoded once, for core publishes on the hot path. nats.js builds a header map per message
+ * A header block serialized once, for core publishes on the hot path. nats.js builds a header map per message
  * (a map, a validation and a trim per value, then a serialization); a core publish only needs the encoded
- * block, so this serializes the pairs in one string and hands nats.js the bytes. Reads (`get`, `has`...) go
- * to a real header map built on first use; the block is immutable (JetStream publishes, which add headers,
- * take a real map). Values must not contain CR or LF (checked: our values are ids, numbers and validated
- * names).
+ * bytes, so this hands nats.js the block the message encoders wrote. Reads (`get`, `has`...) go to a real
+ * header map built on first use; the block is immutable (JetStream publishes, which add headers, take a real
+ * map: `headersOfBlock`).
  */
 export class EncodedHeaders implements MsgHdrs {
-  private readonly bytes: Uint8Array;
   private parsed: MsgHdrs | undefined;
 
-  constructor(private readonly pairs: Readonly<Record<string, string>>) {
-    let block = 'NATS/1.0\r\n';
-    for (const name in pairs) {
-      const value = pairs[name] ?? '';
-      if (/[\r\n]/.test(value) || /[\r\n:]/.test(name)) throw new Error(`header ${name} has a line break or colon`);
-      block += `${name}: ${value}\r\n`;
-    }
-    this.bytes = encoder.encode(`${block}\r\n`);
-  }
+  constructor(private readonly block: string) {}
 
   /** What nats.js sends. */
   encode(): Uint8Array {
-    return this.bytes;
+    return encoder.encode(this.block);
   }
 
   get hasError(): boolean {
@@ -82,11 +73,7 @@ export class EncodedHeaders implements MsgHdrs {
   }
 
   private map(): MsgHdrs {
-    if (this.parsed === undefined) {
-      const map = createHeaders();
-      for (const name in this.pairs) map.set(name, this.pairs[name] ?? '');
-      this.parsed = map;
-    }
+    this.parsed ??= headersOfBlock(this.block);
     return this.parsed;
   }
 }

@@ -1,25 +1,21 @@
 import {
-  HEADERS,
   err,
   jsonSyntaxProblem,
-  eventMsgId,
-  eventsSubject,
   ok,
   parseStreamSubject,
   validateEvent,
   type ContractEvent,
   type Result,
 } from '@llm-stream/contract';
+import type { OutgoingMessage } from './checkpointed-publisher.js';
+import { EventMessageEncoder } from './event-message-encoder.js';
+import { headersOfBlock } from './header-block.js';
 
 /** A contract event ready to publish on its stream's subject. */
-export interface EventMessage {
+export interface EventMessage extends OutgoingMessage {
   readonly subject: string;
+  /** The headers of `headerBlock`, as pairs. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly data: string;
-  /** Its `Nats-Msg-Id`, `<stream_id>:<seq>`. */
-  readonly msgId: string;
-  /** Its place in the subject: the event's seq. */
-  readonly position: number;
 }
 
 export interface EventMessageError {
@@ -29,30 +25,19 @@ export interface EventMessageError {
 
 /**
  * `llm.events.<tenant>.<stream_id>` with `Nats-Msg-Id = <stream_id>:<seq>`, so that republishing an event
- * (a normalizer takeover, a repair after verification) is deduplicated by JetStream.
+ * (a normalizer takeover, a repair after verification) is deduplicated by JetStream. One event at a time;
+ * a stream's publisher uses an EventMessageEncoder, which this is made of.
  */
 export function encodeEventMessage(
   event: ContractEvent,
   tenant: string,
   extraHeaders: Readonly<Record<string, string>> = {},
 ): EventMessage {
-  const msgId = eventMsgId(event.stream_id, event.seq);
-  return {
-    subject: eventsSubject(tenant, event.stream_id),
-    msgId,
-    position: event.seq,
-    headers: {
-      ...extraHeaders,
-      [HEADERS.msgId]: msgId,
-      [HEADERS.streamId]: event.stream_id,
-      [HEADERS.tenant]: tenant,
-      [HEADERS.seq]: String(event.seq),
-      [HEADERS.eventType]: event.type,
-      [HEADERS.ts]: String(event.ts),
-      ...('block' in event && { [HEADERS.blockKind]: event.block.kind }),
-    },
-    data: JSON.stringify(event),
-  };
+  const encoder = new EventMessageEncoder(tenant, event.stream_id, extraHeaders);
+  const message = encoder.encode(event);
+  const headers: Record<string, string> = {};
+  for (const [name, values] of headersOfBlock(message.headerBlock)) headers[name] = values[0] ?? '';
+  return { ...message, subject: encoder.subject, headers };
 }
 
 /**

@@ -52,3 +52,7 @@ export {
   type SequencedEvent,
 } from './event-sequencer.js';
 export { OrderedReader, type OrderedReaderOptions } from './ordered-reader.js';
+export { EventMessageEncoder } from './event-message-encoder.js';
+export { TraceMessageEncoder } from './trace-message-encoder.js';
+export { EncodedHeaders } from './encoded-headers.js';
+export { headerBlock, headersOfBlock } from './header-block.js';

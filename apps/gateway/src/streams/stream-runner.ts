@@ -2,12 +2,10 @@ import type { Span } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, TraceRecorder, createProviderAdapter, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
-import { CheckpointedPublisher, toNatsHeaders } from '@llm-stream/client';
+import { CheckpointedPublisher, TraceMessageEncoder, toNatsHeaders, type OutgoingMessage } from '@llm-stream/client';
 import {
   STREAM_NAMES,
-  encodeTraceRecord,
   encodeWorkItem,
-  rawMsgId,
   rawSubject,
   workSubject,
   type JsonValue,
@@ -66,6 +64,7 @@ export class StreamRunner {
   private readonly recorder: TraceRecorder;
   private readonly session = new NormalizerSession({ createAdapter: createProviderAdapter });
   private readonly publisher: CheckpointedPublisher;
+  private readonly encoder: TraceMessageEncoder;
   private current: UpstreamAttempt | undefined;
   private wakeFromBackoff: (() => void) | undefined;
   private readers = 0;
@@ -81,6 +80,10 @@ export class StreamRunner {
     private readonly deps: StreamRunnerDeps,
   ) {
     this.recorder = new TraceRecorder(deps.clock);
+    this.encoder = new TraceMessageEncoder(
+      { stream_id: spec.streamId, tenant: spec.tenant, provider: spec.provider, model: spec.plan.model },
+      deps.traceHeaders,
+    );
     this.publisher = new CheckpointedPublisher(deps.nc, deps.js, deps.jsm, STREAM_NAMES.raw, rawSubject(spec.tenant, spec.streamId));
     // Settled by start(), not created there: whoever awaits the runner before it starts (the registry) must
     // not see a stream that has already finished.
@@ -240,14 +243,8 @@ export class StreamRunner {
     this.session.accept(record);
   }
 
-  private message(record: TraceRecord): { headers: Record<string, string>; data: string; msgId: string; position: number } {
-    const { streamId, tenant, provider, plan } = this.spec;
-    const encoded = encodeTraceRecord(record, { stream_id: streamId, tenant, provider, model: plan.model }, this.deps.traceHeaders);
-    return {
-      headers: encoded.headers,
-      data: encoded.data,
-      msgId: rawMsgId(streamId, record.raw_seq),
-      position: record.raw_seq,
-    };
+  private message(record: TraceRecord): OutgoingMessage {
+    return this.encoder.encode(record);
   }
+
 }

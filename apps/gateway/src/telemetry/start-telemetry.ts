@@ -1,7 +1,7 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
 /**
@@ -13,7 +13,9 @@ import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 export function startTelemetry(service: string, exporter: 'none' | 'otlp'): NodeSDK {
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: service }),
-    spanProcessors: exporter === 'otlp' ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [],
+    // With no processor at all the SDK registers no tracer provider: every span would be non-recording with an
+    // all-zero trace id (log lines could not be told apart, no context would reach NATS). A no-op one keeps it.
+    spanProcessors: [exporter === 'otlp' ? new BatchSpanProcessor(new OTLPTraceExporter()) : new NoopSpanProcessor()],
     instrumentations: [],
     autoDetectResources: false,
   });

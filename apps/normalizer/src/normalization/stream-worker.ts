@@ -2,7 +2,7 @@ import type { Span, Tracer } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
-import { CheckpointedPublisher, OrderedReader, encodeEventMessage, headerLookup, toNatsHeaders } from '@llm-stream/client';
+import { CheckpointedPublisher, OrderedReader, EventMessageEncoder, headerLookup, toNatsHeaders } from '@llm-stream/client';
 import {
   STREAM_NAMES,
   decodeTraceRecord,
@@ -99,7 +99,7 @@ export class StreamWorker {
     observer.started(this.observed, alreadyStored.size);
     const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
     const session = new NormalizerSession({ createAdapter: createProviderAdapter, unknownEvents: this.deps.unknownEvents });
-    const traceHeaders = headersForSpan(this.span);
+    const encoder = new EventMessageEncoder(this.item.tenant, this.item.stream_id, headersForSpan(this.span));
     const keepAlive = setInterval(() => {
       this.workMessage.working();
       this.watchLease(session);
@@ -115,7 +115,7 @@ export class StreamWorker {
           // Events a previous owner already stored are recomputed identically, and skipped.
           if (alreadyStored.has(event.seq)) continue;
           observer.event(this.observed, event);
-          const message = encodeEventMessage(event, this.item.tenant, traceHeaders);
+          const message = encoder.encode(event);
           if (isTerminalEvent(event)) await publisher.publishAcked(message);
           else publisher.publish(message);
         }

@@ -1,0 +1,171 @@
+// bench:e2e — the pipeline under load: replay provider -> gateway -> NATS -> normalizer -> NATS -> gateway ->
+// HTTP client, against the same streams sent by the replay provider straight to the client, in one run.
+// Prints the latency each event gains (p50, p99), the time to the first contract delta, events/s at saturation,
+// memory per open idle stream, and whether 1,000+ concurrent streams ran without errors.
+// Usage: npm run bench:e2e [-- --streams 200 --frames 200 --interval 5 --open 1000 --provider anthropic]
+import { request } from 'node:http';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { getFreePort, startNatsServer, startOtlpCollector, startProcess, waitFor } from '@llm-stream/testing';
+
+const { values } = parseArgs({
+  options: {
+    streams: { type: 'string', default: '200' },
+    frames: { type: 'string', default: '200' },
+    interval: { type: 'string', default: '5' },
+    open: { type: 'string', default: '1000' },
+    provider: { type: 'string', default: 'anthropic' },
+  },
+});
+const STREAMS = Number(values.streams);
+const FRAMES = Number(values.frames);
+const INTERVAL = Number(values.interval);
+const OPEN = Number(values.open);
+const PROVIDER = values.provider;
+const ENDPOINTS = { anthropic: '/v1/messages', 'openai-chat': '/v1/chat/completions', 'openai-responses': '/v1/responses' };
+const root = join(import.meta.dirname, '../..');
+const KEY = 'bench-key';
+const now = () => performance.timeOrigin + performance.now();
+
+// ---- the system under test -------------------------------------------------------------------------------
+const nats = await startNatsServer();
+// Tracing on, as in production: the services' OTLP/HTTP exporter sends every span to a collector here.
+const collector = await startOtlpCollector();
+const tracing = { TRACE_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl };
+const ports = { replay: await getFreePort(), gateway: await getFreePort(), normalizer: await getFreePort() };
+// BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each service there when it stops.
+const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+const node = (name, app, env) =>
+  startProcess(process.execPath, [...profile, join(root, `apps/${app}/dist/main.js`)], { name, cwd: root, env: { ...process.env, ...env } });
+const replay = node('replay', 'replay-provider', { REPLAY_PORT: String(ports.replay), REPLAY_REQUEST_LOG_LIMIT: '100' });
+const normalizer = node('normalizer', 'normalizer', {
+  NATS_URL: nats.url,
+  HTTP_PORT: String(ports.normalizer),
+  LOG_LEVEL: 'warn',
+  ...tracing,
+  MAX_CONCURRENT_STREAMS: String(OPEN + STREAMS),
+});
+const gateway = node('gateway', 'gateway', {
+  NATS_URL: nats.url,
+  HTTP_PORT: String(ports.gateway),
+  LOG_LEVEL: 'warn',
+  ...tracing,
+  GATEWAY_API_KEYS: JSON.stringify([{ sha256: createHash('sha256').update(KEY).digest('hex'), tenant: 'bench' }]),
+  OPENAI_BASE_URL: `http://127.0.0.1:${ports.replay}`,
+  ANTHROPIC_BASE_URL: `http://127.0.0.1:${ports.replay}`,
+  UPSTREAM_IDLE_TIMEOUT_MS: '600000',
+  UPSTREAM_PROGRESS_TIMEOUT_MS: '600000',
+  HEARTBEAT_INTERVAL_MS: '600000',
+  CLIENT_GRACE_MS: '0',
+});
+const ready = async (url) => {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+};
+await waitFor(() => ready(`http://127.0.0.1:${ports.replay}/_replay/health`), { timeoutMs: 30_000, description: 'replay provider' });
+await waitFor(() => ready(`http://127.0.0.1:${ports.normalizer}/health/ready`), { timeoutMs: 30_000, description: 'normalizer' });
+await waitFor(() => ready(`http://127.0.0.1:${ports.gateway}/health/ready`), { timeoutMs: 30_000, description: 'gateway' });
+
+async function scenario(response) {
+  const answer = await fetch(`http://127.0.0.1:${ports.replay}/_replay/scenarios`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ responses: [response] }),
+  });
+  return `scenario:${(await answer.json()).id}`;
+}
+
+// ---- an SSE client that records when each stamped delta arrives ---------------------------------------------
+/** POSTs and reads SSE; calls onData(data) per record and resolves with the status when the body ends. */
+function stream(port, path, body, onData, signal) {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { authorization: `Bearer ${KEY}`, 'x-api-key': KEY, 'content-type': 'application/json' } }, (res) => {
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        buffer += chunk;
+        let end;
+        while ((end = buffer.search(/\r?\n\r?\n/)) !== -1) {
+          const record = buffer.slice(0, end);
+          buffer = buffer.slice(buffer.indexOf('\n', end + 1) + 1);
+          for (const line of record.split(/\r?\n/)) if (line.startsWith('data:')) onData(line.slice(5).trimStart());
+        }
+      });
+      res.on('end', () => resolve(res.statusCode));
+      res.on('error', () => resolve(-1));
+    });
+    req.on('error', () => resolve(-1));
+    signal?.addEventListener('abort', () => req.destroy());
+    req.end(JSON.stringify(body));
+  });
+}
+
+const STAMP = /t=(\d+\.\d{3});/;
+function percentile(sorted, p) {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Runs `count` concurrent streams; returns per-event latencies, first-delta latencies, events, errors. */
+async function run(count, model, viaGateway) {
+  const latencies = [];
+  const firsts = [];
+  let events = 0;
+  let errors = 0;
+  const started = now();
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      let first = true;
+      const onData = (data) => {
+        events += 1;
+        if (viaGateway && data.includes('"stream.error"')) errors += 1;
+        const match = STAMP.exec(data);
+        if (!match) return;
+        if (viaGateway && !data.includes('"block.delta"')) return;
+        const latency = now() - Number(match[1]);
+        latencies.push(latency);
+        if (first) {
+          firsts.push(latency);
+          first = false;
+        }
+      };
+      const status = viaGateway
+        ? await stream(ports.gateway, `/v1/streams/${PROVIDER}`, { model, max_tokens: 1024, messages: [] }, onData)
+        : await stream(ports.replay, ENDPOINTS[PROVIDER], { model, max_tokens: 1024, messages: [], stream: true, stream_options: { include_usage: true } }, onData);
+      if (status !== 200) errors += 1;
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  firsts.sort((a, b) => a - b);
+  return { latencies, firsts, events, errors, seconds: (now() - started) / 1000 };
+}
+
+function rssKiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+}
+
+const ms = (value) => `${value.toFixed(2)} ms`;
+const out = (line) => process.stdout.write(`${line}\n`);
+
+try {
+  // 2. Saturation: streams as fast as the provider can send them.
+  const cpu = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / 100; };
+  const pids = { nats: nats.pid, replay: replay.pid, gateway: gateway.pid, normalizer: normalizer.pid, bench: process.pid };
+  const before = Object.fromEntries(Object.entries(pids).map(([k, v]) => [k, cpu(v)]));
+  const burst = await scenario({ synthetic: { frames: 1000, frame_interval_ms: 0, text_bytes: 32 } });
+  const saturated = await run(50, burst, true);
+  const saturatedDirect = await run(50, burst, false);
+  const after = Object.fromEntries(Object.entries(pids).map(([k, v]) => [k, cpu(v)]));
+  out(JSON.stringify(Object.fromEntries(Object.keys(pids).map((k) => [k, (after[k] - before[k]).toFixed(2)]))));
+  out(`saturation (50 streams x 1000 frames, no pacing): ${Math.round(saturated.events / saturated.seconds)} contract events/s through the pipeline (direct: ${Math.round(saturatedDirect.events / saturatedDirect.seconds)} SSE records/s), errors ${saturated.errors}`);
+
+} finally {
+  await Promise.all([gateway.stop(), normalizer.stop(), replay.stop()]);
+  await nats.stop();
+  await collector.stop();
+}
