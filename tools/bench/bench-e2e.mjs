@@ -153,25 +153,8 @@ const ms = (value) => `${value.toFixed(2)} ms`;
 const out = (line) => process.stdout.write(`${line}\n`);
 
 try {
-  // 1. Added latency at STREAMS concurrent streams of FRAMES frames, one every INTERVAL ms.
-  const paced = await scenario({ synthetic: { frames: FRAMES, frame_interval_ms: INTERVAL, text_bytes: 32 } });
-  await run(Math.min(20, STREAMS), paced, true); // warm-up: JIT, connections, JetStream consumers
-  const direct = await run(STREAMS, paced, false);
-  const piped = await run(STREAMS, paced, true);
-  out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms, tracing on (OTLP to a collector)`);
-  out(`  latency send->receipt, direct from the replay provider: p50 ${ms(percentile(direct.latencies, 50))}  p99 ${ms(percentile(direct.latencies, 99))}  (${direct.latencies.length} deltas)`);
-  out(`  latency send->receipt, through the gateway pipeline:    p50 ${ms(percentile(piped.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99))}  (${piped.latencies.length} deltas)`);
-  out(`  added by the pipeline:                                   p50 ${ms(percentile(piped.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99) - percentile(direct.latencies, 99))}   (targets: < 1 ms, < 5 ms)`);
-  out(`  first contract delta - first frame send:                 p50 ${ms(percentile(piped.firsts, 50))}  p99 ${ms(percentile(piped.firsts, 99))}   (direct p50 ${ms(percentile(direct.firsts, 50))}; target < 2 ms at p50)`);
-  out(`  errors: ${piped.errors} (direct ${direct.errors})`);
-
-  // 2. Saturation: streams as fast as the provider can send them.
-  const burst = await scenario({ synthetic: { frames: 1000, frame_interval_ms: 0, text_bytes: 32 } });
-  const saturated = await run(50, burst, true);
-  const saturatedDirect = await run(50, burst, false);
-  out(`saturation (50 streams x 1000 frames, no pacing): ${Math.round(saturated.events / saturated.seconds)} contract events/s through the pipeline (direct: ${Math.round(saturatedDirect.events / saturatedDirect.seconds)} SSE records/s), errors ${saturated.errors}`);
-
-  // 3. Memory per open idle stream, and OPEN concurrent open streams without errors.
+  // 1. Memory per open idle stream, and OPEN concurrent open streams without errors (first: the baseline is
+  // the services' memory before any load, not one inflated by the garbage of a saturation run).
   const idle = await scenario({ synthetic: { frames: 1, frame_interval_ms: 0, text_bytes: 32 }, stall_after_frames: 3, stall_ping_interval_ms: 600000 });
   global.gc?.();
   const before = { gateway: rssKiB(gateway.pid), normalizer: rssKiB(normalizer.pid) };
@@ -199,6 +182,24 @@ try {
   out(`  memory per open idle stream: ${perStream.toFixed(1)} KiB (gateway ${((after.gateway - before.gateway) / OPEN).toFixed(1)} + normalizer ${((after.normalizer - before.normalizer) / OPEN).toFixed(1)}; target < 64 KiB)`);
   controller.abort();
   await Promise.all(openStreams);
+  // 2. Added latency at STREAMS concurrent streams of FRAMES frames, one every INTERVAL ms.
+  const paced = await scenario({ synthetic: { frames: FRAMES, frame_interval_ms: INTERVAL, text_bytes: 32 } });
+  await run(Math.min(20, STREAMS), paced, true); // warm-up: JIT, connections, JetStream consumers
+  const direct = await run(STREAMS, paced, false);
+  const piped = await run(STREAMS, paced, true);
+  out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms, tracing on (OTLP to a collector)`);
+  out(`  latency send->receipt, direct from the replay provider: p50 ${ms(percentile(direct.latencies, 50))}  p99 ${ms(percentile(direct.latencies, 99))}  (${direct.latencies.length} deltas)`);
+  out(`  latency send->receipt, through the gateway pipeline:    p50 ${ms(percentile(piped.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99))}  (${piped.latencies.length} deltas)`);
+  out(`  added by the pipeline:                                   p50 ${ms(percentile(piped.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99) - percentile(direct.latencies, 99))}   (targets: < 1 ms, < 5 ms)`);
+  out(`  first contract delta - first frame send:                 p50 ${ms(percentile(piped.firsts, 50))}  p99 ${ms(percentile(piped.firsts, 99))}   (direct p50 ${ms(percentile(direct.firsts, 50))}; target < 2 ms at p50)`);
+  out(`  errors: ${piped.errors} (direct ${direct.errors})`);
+
+  // 3. Saturation: streams as fast as the provider can send them.
+  const burst = await scenario({ synthetic: { frames: 1000, frame_interval_ms: 0, text_bytes: 32 } });
+  const saturated = await run(50, burst, true);
+  const saturatedDirect = await run(50, burst, false);
+  out(`saturation (50 streams x 1000 frames, no pacing): ${Math.round(saturated.events / saturated.seconds)} contract events/s through the pipeline (direct: ${Math.round(saturatedDirect.events / saturatedDirect.seconds)} SSE records/s), errors ${saturated.errors}`);
+
 } finally {
   await Promise.all([gateway.stop(), normalizer.stop(), replay.stop()]);
   await nats.stop();
