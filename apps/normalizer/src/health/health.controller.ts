@@ -1,5 +1,8 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { NatsHealth } from './nats-health.js';
+import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { natsReadiness } from '@llm-stream/client';
+import { JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
 
 interface Readiness {
   readonly status: 'ready';
@@ -9,7 +12,10 @@ interface Readiness {
 /** Kubernetes probes: live while the process serves HTTP; ready (200) only while NATS and JetStream answer. */
 @Controller('health')
 export class HealthController {
-  constructor(private readonly nats: NatsHealth) {}
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(JETSTREAM_MANAGER) private readonly jsm: JetStreamManager,
+  ) {}
 
   @Get('live')
   live(): { status: 'ok' } {
@@ -18,7 +24,7 @@ export class HealthController {
 
   @Get('ready')
   async ready(): Promise<Readiness> {
-    const checks = await this.nats.check();
+    const checks = { ...(await natsReadiness(this.nc, this.jsm)) };
     if (!Object.values(checks).every((value) => value === 'ok')) {
       throw new ServiceUnavailableException({ status: 'unavailable', checks });
     }
