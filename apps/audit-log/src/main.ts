@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { startTelemetry } from '@llm-stream/observability';
-import { FrameworkLogger, JsonLogger, loadConfig } from '@llm-stream/service-kit';
+import { FrameworkLogger, JsonLogger, loadConfig, parseApiKeys } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
-import { parseApiKeys } from './auth/api-keys.js';
 import { AuditConfig } from './config/audit-config.js';
 
 function exitWithConfigError(variable: string, message: string): never {

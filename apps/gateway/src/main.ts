@@ -2,9 +2,8 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { startTelemetry } from '@llm-stream/observability';
-import { FrameworkLogger, JsonLogger, loadConfig } from '@llm-stream/service-kit';
+import { FrameworkLogger, JsonLogger, loadConfig, parseApiKeys } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
-import { parseApiKeys } from './auth/api-keys.js';
 import { GatewayConfig } from './config/gateway-config.js';
 
 function exitWithConfigError(variable: string, message: string): never {

@@ -17,8 +17,7 @@ import {
   type ProviderName,
 } from '@llm-stream/contract';
 import { contextFromHeaders, headersForSpan } from '@llm-stream/observability';
-import { JsonLogger } from '@llm-stream/service-kit';
-import type { ApiKeyPrincipal } from '../auth/api-keys.js';
+import { JsonLogger, type ApiKeyPrincipal } from '@llm-stream/service-kit';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { ApiError } from '../errors/api-error.js';
