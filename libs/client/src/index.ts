@@ -7,7 +7,7 @@ export {
   type PipelineStreamOptions,
 } from './pipeline-streams.js';
 export { connectPipeline, type ConnectPipelineOptions } from './connect-pipeline.js';
-export { natsReadiness, type NatsReadiness } from './nats-readiness.js';
+export { NatsReadinessProbe, type NatsReadiness } from './nats-readiness.js';
 export {
   CheckpointedPublisher,
   storedMessageCount,

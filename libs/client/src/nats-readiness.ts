@@ -12,23 +12,33 @@ export interface NatsReadiness {
 /** Default wait of each probe step: well within a Kubernetes probe's timeout. */
 const DEFAULT_TIMEOUT_MS = 1_000;
 
-/**
- * Whether NATS is connected (a flush round-trips) and JetStream answers (account info), each within
- * `timeoutMs`. During a reconnect a flush waits for the connection instead of failing, so the timeout is what
- * turns an outage into `unreachable`. Never rejects.
- */
-export async function natsReadiness(nc: NatsConnection, jsm: JetStreamManager, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<NatsReadiness> {
-  if (nc.isClosed()) return { nats: 'closed', jetstream: 'unknown' };
-  try {
-    await withTimeout(nc.flush(), timeoutMs);
-  } catch {
-    return { nats: 'unreachable', jetstream: 'unknown' };
-  }
-  try {
-    await withTimeout(jsm.getAccountInfo(), timeoutMs);
-    return { nats: 'ok', jetstream: 'ok' };
-  } catch {
-    return { nats: 'ok', jetstream: 'unreachable' };
+/** A service's readiness probe of its NATS connection and of JetStream behind it. */
+export class NatsReadinessProbe {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    /** How long each step may take before it counts as unreachable. */
+    private readonly timeoutMs = DEFAULT_TIMEOUT_MS,
+  ) {}
+
+  /**
+   * Whether NATS is connected (a flush round-trips) and JetStream answers (account info), each within the
+   * timeout. During a reconnect a flush waits for the connection instead of failing, so the timeout is what
+   * turns an outage into `unreachable`. Never rejects.
+   */
+  async check(): Promise<NatsReadiness> {
+    if (this.nc.isClosed()) return { nats: 'closed', jetstream: 'unknown' };
+    try {
+      await withTimeout(this.nc.flush(), this.timeoutMs);
+    } catch {
+      return { nats: 'unreachable', jetstream: 'unknown' };
+    }
+    try {
+      await withTimeout(this.jsm.getAccountInfo(), this.timeoutMs);
+      return { nats: 'ok', jetstream: 'ok' };
+    } catch {
+      return { nats: 'ok', jetstream: 'unreachable' };
+    }
   }
 }
 

@@ -1,9 +1,6 @@
-import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
-import type { JetStreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { natsReadiness } from '@llm-stream/client';
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { NatsReadinessProbe } from '@llm-stream/client';
 import { IngestionStatus } from '../ingestion/ingestion-status.js';
-import { JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
 import { StoreHealth } from './store-health.js';
 
 interface Readiness {
@@ -18,8 +15,7 @@ interface Readiness {
 @Controller('health')
 export class HealthController {
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(JETSTREAM_MANAGER) private readonly jsm: JetStreamManager,
+    private readonly nats: NatsReadinessProbe,
     private readonly store: StoreHealth,
     private readonly ingestion: IngestionStatus,
   ) {}
@@ -31,7 +27,7 @@ export class HealthController {
 
   @Get('ready')
   async ready(): Promise<Readiness> {
-    const [nats, database] = await Promise.all([natsReadiness(this.nc, this.jsm), this.store.check()]);
+    const [nats, database] = await Promise.all([this.nats.check(), this.store.check()]);
     const checks = { ...nats, database, ingestion: this.ingestion.check() };
     if (!Object.values(checks).every((value) => value === 'ok')) {
       throw new ServiceUnavailableException({ status: 'unavailable', checks });

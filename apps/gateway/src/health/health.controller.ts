@@ -1,16 +1,12 @@
-import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
-import type { JetStreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { natsReadiness } from '@llm-stream/client';
-import { JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { NatsReadinessProbe } from '@llm-stream/client';
 import { StreamRegistry } from '../streams/stream-registry.service.js';
 
 /** Kubernetes probes: live while the process serves HTTP; ready while NATS and JetStream answer and it accepts streams. */
 @Controller('health')
 export class HealthController {
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(JETSTREAM_MANAGER) private readonly jsm: JetStreamManager,
+    private readonly nats: NatsReadinessProbe,
     private readonly registry: StreamRegistry,
   ) {}
 
@@ -21,7 +17,7 @@ export class HealthController {
 
   @Get('ready')
   async ready(): Promise<{ status: 'ready'; checks: Record<string, string> }> {
-    const checks = { ...(await natsReadiness(this.nc, this.jsm)), accepting: this.registry.isAccepting ? 'ok' : 'draining' };
+    const checks = { ...(await this.nats.check()), accepting: this.registry.isAccepting ? 'ok' : 'draining' };
     if (!Object.values(checks).every((value) => value === 'ok')) throw new ServiceUnavailableException({ status: 'unavailable', checks });
     return { status: 'ready', checks };
   }

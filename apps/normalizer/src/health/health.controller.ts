@@ -1,8 +1,5 @@
-import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
-import type { JetStreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { natsReadiness } from '@llm-stream/client';
-import { JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { NatsReadinessProbe } from '@llm-stream/client';
 
 interface Readiness {
   readonly status: 'ready';
@@ -12,10 +9,7 @@ interface Readiness {
 /** Kubernetes probes: live while the process serves HTTP; ready (200) only while NATS and JetStream answer. */
 @Controller('health')
 export class HealthController {
-  constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(JETSTREAM_MANAGER) private readonly jsm: JetStreamManager,
-  ) {}
+  constructor(private readonly nats: NatsReadinessProbe) {}
 
   @Get('live')
   live(): { status: 'ok' } {
@@ -24,7 +18,7 @@ export class HealthController {
 
   @Get('ready')
   async ready(): Promise<Readiness> {
-    const checks = { ...(await natsReadiness(this.nc, this.jsm)) };
+    const checks = { ...(await this.nats.check()) };
     if (!Object.values(checks).every((value) => value === 'ok')) {
       throw new ServiceUnavailableException({ status: 'unavailable', checks });
     }

@@ -1,7 +1,7 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { connectPipeline } from '@llm-stream/client';
+import { NatsReadinessProbe, connectPipeline } from '@llm-stream/client';
 import { natsSettings } from '@llm-stream/service-kit';
 import { NormalizerConfig } from '../config/normalizer-config.js';
 import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from './nats-tokens.js';
@@ -17,8 +17,13 @@ import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from './nats-tokens.js'
     },
     { provide: JETSTREAM, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => jetstream(nc) },
     { provide: JETSTREAM_MANAGER, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => jetstreamManager(nc) },
+    {
+      provide: NatsReadinessProbe,
+      inject: [NATS_CONNECTION, JETSTREAM_MANAGER],
+      useFactory: (nc: NatsConnection, jsm: JetStreamManager) => new NatsReadinessProbe(nc, jsm),
+    },
   ],
-  exports: [NATS_CONNECTION, JETSTREAM, JETSTREAM_MANAGER],
+  exports: [NATS_CONNECTION, JETSTREAM, JETSTREAM_MANAGER, NatsReadinessProbe],
 })
 export class NatsModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
