@@ -61,6 +61,12 @@ export default [
               bannedExternalImports: frameworkPackages,
             },
             {
+              // Tracing and metrics helpers of the services: OpenTelemetry and prom-client, no framework.
+              sourceTag: 'type:observability',
+              onlyDependOnLibsWithTags: ['type:contract'],
+              bannedExternalImports: frameworkPackages.filter((name) => name !== '@opentelemetry/*' && name !== 'prom-client'),
+            },
+            {
               sourceTag: 'type:testing',
               onlyDependOnLibsWithTags: ['type:testing'],
               bannedExternalImports: frameworkPackages,
@@ -80,7 +86,7 @@ export default [
             {
               // Apps use libs, never each other (no lib carries type:app).
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:client', 'type:service-kit', 'type:testing'],
+              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:client', 'type:service-kit', 'type:observability', 'type:testing'],
             },
           ],
         },

@@ -1,9 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
-import { JsonLogger } from '@llm-stream/service-kit';
-import { ApiKeys } from './auth/api-key.guard.js';
-import type { ApiKeyTable } from './auth/api-keys.js';
+import { ApiKeys, JsonLogger, type ApiKeyTable } from '@llm-stream/service-kit';
 import { AuditConfig } from './config/audit-config.js';
 import { TenantSettings } from './config/tenant-settings.js';
 import { ApiErrorFilter } from './errors/api-error.filter.js';

@@ -1,9 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
-import { JsonLogger } from '@llm-stream/service-kit';
-import { ApiKeys } from './auth/api-key.guard.js';
-import type { ApiKeyTable } from './auth/api-keys.js';
+import { ApiKeys, JsonLogger, type ApiKeyTable } from '@llm-stream/service-kit';
 import { GatewayConfig } from './config/gateway-config.js';
 import { GatewayIdentity } from './config/gateway-identity.js';
 import { ApiErrorFilter } from './errors/api-error.filter.js';

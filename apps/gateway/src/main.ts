@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { FrameworkLogger, JsonLogger, loadConfig } from '@llm-stream/service-kit';
+import { startTelemetry } from '@llm-stream/observability';
+import { FrameworkLogger, JsonLogger, loadConfig, parseApiKeys } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
-import { parseApiKeys } from './auth/api-keys.js';
 import { GatewayConfig } from './config/gateway-config.js';
-import { startTelemetry } from './telemetry/start-telemetry.js';
 
 function exitWithConfigError(variable: string, message: string): never {
   process.stderr.write(`${JSON.stringify({ level: 'error', service: 'gateway', msg: message, variable })}\n`);

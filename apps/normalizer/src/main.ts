@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { startTelemetry } from '@llm-stream/observability';
 import { FrameworkLogger, JsonLogger, loadConfig } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
 import { NormalizerConfig } from './config/normalizer-config.js';
-import { startTelemetry } from './telemetry/start-telemetry.js';
 
 const loaded = loadConfig(NormalizerConfig, process.env);
 if (!loaded.ok) {

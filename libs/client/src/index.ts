@@ -6,6 +6,8 @@ export {
   pipelineStreamConfigs,
   type PipelineStreamOptions,
 } from './pipeline-streams.js';
+export { connectPipeline, type ConnectPipelineOptions } from './connect-pipeline.js';
+export { NatsReadinessProbe, type NatsReadiness } from './nats-readiness.js';
 export {
   CheckpointedPublisher,
   storedMessageCount,

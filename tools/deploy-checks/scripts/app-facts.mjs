@@ -62,13 +62,12 @@ async function nestConfig() {
 async function nestValidation(env) {
   const found = await configClass();
   if (found === null) return { ok: false, variable: '', message: 'the app has no config class' };
-  const { loadConfig } = await load(join(root, 'libs/service-kit/dist/index.js'));
+  const { loadConfig, parseApiKeys } = await load(join(root, 'libs/service-kit/dist/index.js'));
   const loaded = loadConfig(found.value, env);
   if (!loaded.ok) return { ok: false, variable: loaded.error.variable, message: loaded.error.message };
-  const apiKeys = join(dist, 'auth/api-keys.js');
-  if (env.GATEWAY_API_KEYS !== undefined && existsSync(apiKeys)) {
-    const { parseApiKeys } = await load(apiKeys);
-    const keys = typeof parseApiKeys === 'function' ? parseApiKeys(env.GATEWAY_API_KEYS) : { ok: true };
+  // The apps that read GATEWAY_API_KEYS parse it at start with service-kit's parser, as here.
+  if (env.GATEWAY_API_KEYS !== undefined && 'GATEWAY_API_KEYS' in loaded.value) {
+    const keys = parseApiKeys(env.GATEWAY_API_KEYS);
     if (!keys.ok) return { ok: false, variable: keys.error.variable, message: keys.error.message };
   }
   return { ok: true };

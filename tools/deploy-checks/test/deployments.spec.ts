@@ -103,3 +103,13 @@ describe('the Deployment rules', () => {
     );
   });
 });
+
+describe('GATEWAY_API_KEYS judged as the apps judge it at start', () => {
+  it.each(['gateway', 'audit-log'])('%s refuses a malformed key table', (app) => {
+    expect(readAppFacts(root, app, { GATEWAY_API_KEYS: '[1]' }).validation).toEqual({
+      ok: false,
+      variable: 'GATEWAY_API_KEYS',
+      message: 'invalid configuration: GATEWAY_API_KEYS entry 0 is not an object',
+    });
+  });
+});

@@ -1,6 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { ApiKeyPrincipal } from './api-keys.js';
-import type { AuthenticatedRequest } from './api-key.guard.js';
+import type { ApiKeyPrincipal, AuthenticatedRequest } from '@llm-stream/service-kit';
 
 /** The authenticated caller (set by ApiKeyGuard). */
 export const Principal = createParamDecorator((_data: unknown, context: ExecutionContext): ApiKeyPrincipal | undefined => {

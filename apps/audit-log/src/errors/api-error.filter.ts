@@ -25,7 +25,7 @@ export class ApiErrorFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown): { status: number; body: unknown } {
-    if (exception instanceof ApiError) return { status: exception.getStatus(), body: exception.getResponse() };
+    if (exception instanceof ApiError) return { status: exception.status, body: exception.body };
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();

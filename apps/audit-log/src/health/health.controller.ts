@@ -1,6 +1,6 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { NatsReadinessProbe } from '@llm-stream/client';
 import { IngestionStatus } from '../ingestion/ingestion-status.js';
-import { NatsHealth } from './nats-health.js';
 import { StoreHealth } from './store-health.js';
 
 interface Readiness {
@@ -15,7 +15,7 @@ interface Readiness {
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly nats: NatsHealth,
+    private readonly nats: NatsReadinessProbe,
     private readonly store: StoreHealth,
     private readonly ingestion: IngestionStatus,
   ) {}

@@ -1,7 +1,8 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ensurePipelineStreams } from '@llm-stream/client';
+import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { NatsReadinessProbe, connectPipeline } from '@llm-stream/client';
+import { natsSettings } from '@llm-stream/service-kit';
 import { AuditConfig } from '../config/audit-config.js';
 import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from './nats-tokens.js';
 
@@ -12,31 +13,17 @@ import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from './nats-tokens.js'
     {
       provide: NATS_CONNECTION,
       inject: [AuditConfig],
-      useFactory: async (config: AuditConfig): Promise<NatsConnection> => {
-        const nc = await connect({
-          servers: config.NATS_URL.split(','),
-          name: 'llm-stream-audit-log',
-          maxReconnectAttempts: -1,
-          reconnectTimeWait: 500,
-        });
-        const jsm = await jetstreamManager(nc);
-        await ensurePipelineStreams(jsm, {
-          replicas: config.JETSTREAM_REPLICAS,
-          rawMaxAgeMs: config.RAW_RETENTION_HOURS * 3_600_000,
-          eventsMaxAgeMs: config.EVENTS_RETENTION_HOURS * 3_600_000,
-          duplicateWindowMs: 120_000,
-        });
-        return nc;
-      },
+      useFactory: (config: AuditConfig) => connectPipeline({ name: 'llm-stream-audit-log', ...natsSettings(config) }),
     },
-    { provide: JETSTREAM, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection): JetStreamClient => jetstream(nc) },
+    { provide: JETSTREAM, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => jetstream(nc) },
+    { provide: JETSTREAM_MANAGER, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => jetstreamManager(nc) },
     {
-      provide: JETSTREAM_MANAGER,
-      inject: [NATS_CONNECTION],
-      useFactory: (nc: NatsConnection): Promise<JetStreamManager> => jetstreamManager(nc),
+      provide: NatsReadinessProbe,
+      inject: [NATS_CONNECTION, JETSTREAM_MANAGER],
+      useFactory: (nc: NatsConnection, jsm: JetStreamManager) => new NatsReadinessProbe(nc, jsm),
     },
   ],
-  exports: [NATS_CONNECTION, JETSTREAM, JETSTREAM_MANAGER],
+  exports: [NATS_CONNECTION, JETSTREAM, JETSTREAM_MANAGER, NatsReadinessProbe],
 })
 export class NatsModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import type { ApiKeyPrincipal } from '../auth/api-keys.js';
 import { Principal } from '../auth/principal.decorator.js';
 import { AuditQueryService, type RawTrace, type StreamDetail, type StreamList, type VerifyReport } from './audit-query.service.js';
 

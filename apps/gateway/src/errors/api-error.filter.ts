@@ -23,7 +23,7 @@ export class ApiErrorFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown): { status: number; code: ApiErrorCode; message: string } {
-    if (exception instanceof ApiError) return { status: exception.getStatus(), code: exception.code, message: messageOf(exception) };
+    if (exception instanceof ApiError) return { status: exception.status, code: exception.code, message: exception.message };
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const code = codeFor(status, exception.message);
@@ -36,11 +36,6 @@ export class ApiErrorFilter implements ExceptionFilter {
     this.logger.error('unhandled error', { error: exception instanceof Error ? exception.message : String(exception) });
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, code: 'internal', message: 'internal error' };
   }
-}
-
-function messageOf(error: ApiError): string {
-  const body = error.getResponse() as { error?: { message?: string } };
-  return body.error?.message ?? error.message;
 }
 
 function codeFor(status: number, message: string): ApiErrorCode {

@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { HttpApiError } from '@llm-stream/service-kit';
 
 /** Error codes of the HTTP API (the `error.code` of every 4xx/5xx JSON body). */
 export type ApiErrorCode =
@@ -12,13 +12,5 @@ export type ApiErrorCode =
   | 'unavailable'
   | 'internal';
 
-/** An HTTP API error with a JSON body `{"error": {"code", "message"}}`. */
-export class ApiError extends HttpException {
-  constructor(
-    status: HttpStatus,
-    readonly code: ApiErrorCode,
-    message: string,
-  ) {
-    super({ error: { code, message } }, status);
-  }
-}
+/** An HTTP API error with a JSON body `{"error": {"code", "message"}}` (written by ApiErrorFilter). */
+export class ApiError extends HttpApiError<ApiErrorCode> {}

@@ -1,12 +1,12 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { NatsReadinessProbe } from '@llm-stream/client';
 import { StreamRegistry } from '../streams/stream-registry.service.js';
-import { NatsHealth } from './nats-health.js';
 
 /** Kubernetes probes: live while the process serves HTTP; ready while NATS and JetStream answer and it accepts streams. */
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly nats: NatsHealth,
+    private readonly nats: NatsReadinessProbe,
     private readonly registry: StreamRegistry,
   ) {}
 

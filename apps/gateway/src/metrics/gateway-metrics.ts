@@ -1,66 +1,37 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ServiceMetrics } from '@llm-stream/observability';
 
 /** The gateway's Prometheus metrics (names documented in the README's operations section). */
-export class GatewayMetrics {
-  readonly registry = new Registry();
+export class GatewayMetrics extends ServiceMetrics {
+  readonly streamsStarted = this.counter({ name: 'llm_gateway_streams_started_total', help: 'Streams accepted, by provider', labelNames: ['provider'] });
 
-  readonly streamsStarted = new Counter({
-    name: 'llm_gateway_streams_started_total',
-    help: 'Streams accepted, by provider',
-    labelNames: ['provider'] as const,
-    registers: [this.registry],
-  });
-
-  readonly streamsEnded = new Counter({
+  readonly streamsEnded = this.counter({
     name: 'llm_gateway_streams_ended_total',
     help: 'Streams ended, by provider, terminal status and error category (as the gateway saw them)',
-    labelNames: ['provider', 'status', 'error_category'] as const,
-    registers: [this.registry],
+    labelNames: ['provider', 'status', 'error_category'],
   });
 
-  readonly openStreams = new Gauge({
-    name: 'llm_gateway_open_streams',
-    help: 'Streams whose upstream this instance holds',
-    registers: [this.registry],
-  });
+  readonly openStreams = this.gauge({ name: 'llm_gateway_open_streams', help: 'Streams whose upstream this instance holds' });
 
-  readonly attempts = new Counter({
+  readonly attempts = this.counter({
     name: 'llm_gateway_upstream_attempts_total',
     help: 'Upstream attempts, by provider, HTTP status and whether a retry followed',
-    labelNames: ['provider', 'status', 'retried'] as const,
-    registers: [this.registry],
+    labelNames: ['provider', 'status', 'retried'],
   });
 
-  readonly retries = new Counter({
-    name: 'llm_gateway_retries_total',
-    help: 'Retries of an upstream request before the first visible delta',
-    labelNames: ['provider'] as const,
-    registers: [this.registry],
-  });
+  readonly retries = this.counter({ name: 'llm_gateway_retries_total', help: 'Retries of an upstream request before the first visible delta', labelNames: ['provider'] });
 
-  readonly addedLatency = new Histogram({
+  readonly addedLatency = this.histogram({
     name: 'llm_gateway_added_latency_seconds',
     help: 'From receiving an upstream frame to writing its contract event to the HTTP client',
     buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [this.registry],
   });
 
-  readonly timeToFirstDelta = new Histogram({
+  readonly timeToFirstDelta = this.histogram({
     name: 'llm_gateway_time_to_first_delta_seconds',
     help: 'From accepting the request to writing the first block.delta to the HTTP client',
-    labelNames: ['provider'] as const,
+    labelNames: ['provider'],
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
-    registers: [this.registry],
   });
 
-  readonly eventsWritten = new Counter({
-    name: 'llm_gateway_events_written_total',
-    help: 'Contract events written to HTTP clients, by type',
-    labelNames: ['type'] as const,
-    registers: [this.registry],
-  });
-
-  constructor() {
-    collectDefaultMetrics({ register: this.registry });
-  }
+  readonly eventsWritten = this.counter({ name: 'llm_gateway_events_written_total', help: 'Contract events written to HTTP clients, by type', labelNames: ['type'] });
 }

@@ -1,13 +1,15 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { METRICS_CONTENT_TYPE } from '@llm-stream/observability';
 import { GatewayMetrics } from './gateway-metrics.js';
 
+/** The Prometheus scrape endpoint. */
 @Controller()
 export class MetricsController {
   constructor(private readonly metrics: GatewayMetrics) {}
 
   @Get('metrics')
-  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  @Header('Content-Type', METRICS_CONTENT_TYPE)
   render(): Promise<string> {
-    return this.metrics.registry.metrics();
+    return this.metrics.render();
   }
 }

@@ -1,4 +1,4 @@
-import type { ApiKeyPrincipal } from '../auth/api-keys.js';
+import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
 import type { StoredEvent } from './event-feed.js';
 
 /**

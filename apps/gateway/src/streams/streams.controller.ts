@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, HttpStatus, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import type { ApiKeyPrincipal } from '../auth/api-keys.js';
 import { Principal } from '../auth/principal.decorator.js';
 import { ApiError } from '../errors/api-error.js';
 import { StreamsService } from './streams.service.js';

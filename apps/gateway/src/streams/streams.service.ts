@@ -16,14 +16,13 @@ import {
   type JsonValue,
   type ProviderName,
 } from '@llm-stream/contract';
-import { JsonLogger } from '@llm-stream/service-kit';
-import type { ApiKeyPrincipal } from '../auth/api-keys.js';
+import { contextFromHeaders, headersForSpan } from '@llm-stream/observability';
+import { JsonLogger, type ApiKeyPrincipal } from '@llm-stream/service-kit';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { ApiError } from '../errors/api-error.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
-import { contextFromHeaders, headersForSpan } from '../telemetry/trace-context.js';
 import { planUpstream } from '../upstream/upstream-plan.js';
 import { EventFeed, type StoredEvent } from './event-feed.js';
 import { isVisibleTo } from './projection.js';

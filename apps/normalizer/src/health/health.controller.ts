@@ -1,5 +1,5 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { NatsHealth } from './nats-health.js';
+import { NatsReadinessProbe } from '@llm-stream/client';
 
 interface Readiness {
   readonly status: 'ready';
@@ -9,7 +9,7 @@ interface Readiness {
 /** Kubernetes probes: live while the process serves HTTP; ready (200) only while NATS and JetStream answer. */
 @Controller('health')
 export class HealthController {
-  constructor(private readonly nats: NatsHealth) {}
+  constructor(private readonly nats: NatsReadinessProbe) {}
 
   @Get('live')
   live(): { status: 'ok' } {
@@ -18,7 +18,7 @@ export class HealthController {
 
   @Get('ready')
   async ready(): Promise<Readiness> {
-    const checks = await this.nats.check();
+    const checks = { ...(await this.nats.check()) };
     if (!Object.values(checks).every((value) => value === 'ok')) {
       throw new ServiceUnavailableException({ status: 'unavailable', checks });
     }

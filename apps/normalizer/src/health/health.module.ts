@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { HealthController } from './health.controller.js';
-import { NatsHealth } from './nats-health.js';
 
-@Module({ controllers: [HealthController], providers: [NatsHealth] })
+@Module({ controllers: [HealthController] })
 export class HealthModule {}

@@ -1,74 +1,39 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { UnknownEventCounter } from '@llm-stream/adapters';
 import type { ProviderName } from '@llm-stream/contract';
+import { ServiceMetrics } from '@llm-stream/observability';
 
 /** The normalizer's Prometheus metrics (names documented in the README's operations section). */
-export class NormalizerMetrics implements UnknownEventCounter {
-  readonly registry = new Registry();
-
-  readonly streamsEnded = new Counter({
+export class NormalizerMetrics extends ServiceMetrics implements UnknownEventCounter {
+  readonly streamsEnded = this.counter({
     name: 'llm_streams_total',
     help: 'Streams ended, by terminal status and error category',
-    labelNames: ['provider', 'status', 'error_category'] as const,
-    registers: [this.registry],
+    labelNames: ['provider', 'status', 'error_category'],
   });
 
-  readonly unknownEvents = new Counter({
+  readonly unknownEvents = this.counter({
     name: 'llm_unknown_events_total',
     help: 'Provider events and parts skipped because the adapter does not know them',
-    labelNames: ['provider', 'type'] as const,
-    registers: [this.registry],
+    labelNames: ['provider', 'type'],
   });
 
-  readonly events = new Counter({
-    name: 'llm_events_published_total',
-    help: 'Contract events published, by type',
-    labelNames: ['type'] as const,
-    registers: [this.registry],
-  });
+  readonly events = this.counter({ name: 'llm_events_published_total', help: 'Contract events published, by type', labelNames: ['type'] });
 
-  readonly timeToFirstDelta = new Histogram({
+  readonly timeToFirstDelta = this.histogram({
     name: 'llm_time_to_first_delta_seconds',
     help: 'From stream.start to the first block.delta (receive times)',
-    labelNames: ['provider'] as const,
+    labelNames: ['provider'],
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
-    registers: [this.registry],
   });
 
-  readonly openStreams = new Gauge({
-    name: 'llm_normalizer_open_streams',
-    help: 'Streams this replica owns right now',
-    registers: [this.registry],
-  });
+  readonly openStreams = this.gauge({ name: 'llm_normalizer_open_streams', help: 'Streams this replica owns right now' });
 
-  readonly takeovers = new Counter({
-    name: 'llm_normalizer_takeovers_total',
-    help: 'Streams resumed after another replica had published part of them',
-    registers: [this.registry],
-  });
+  readonly takeovers = this.counter({ name: 'llm_normalizer_takeovers_total', help: 'Streams resumed after another replica had published part of them' });
 
-  readonly gatewaysLost = new Counter({
-    name: 'llm_gateway_lost_total',
-    help: 'Streams ended because their gateway stopped renewing its lease',
-    registers: [this.registry],
-  });
+  readonly gatewaysLost = this.counter({ name: 'llm_gateway_lost_total', help: 'Streams ended because their gateway stopped renewing its lease' });
 
-  readonly badRecords = new Counter({
-    name: 'llm_normalizer_bad_records_total',
-    help: 'Raw trace messages that could not be decoded',
-    registers: [this.registry],
-  });
+  readonly badRecords = this.counter({ name: 'llm_normalizer_bad_records_total', help: 'Raw trace messages that could not be decoded' });
 
-  readonly consumerLag = new Gauge({
-    name: 'llm_jetstream_consumer_lag',
-    help: 'Messages not yet delivered to a durable consumer',
-    labelNames: ['consumer'] as const,
-    registers: [this.registry],
-  });
-
-  constructor() {
-    collectDefaultMetrics({ register: this.registry });
-  }
+  readonly consumerLag = this.gauge({ name: 'llm_jetstream_consumer_lag', help: 'Messages not yet delivered to a durable consumer', labelNames: ['consumer'] });
 
   unknown(provider: ProviderName, eventType: string): void {
     this.unknownEvents.inc({ provider, type: eventType });

@@ -14,7 +14,7 @@ import {
   type ContractEvent,
   type WorkItem,
 } from '@llm-stream/contract';
-import { contextFromHeaders, headersForSpan } from '../telemetry/trace-context.js';
+import { contextFromHeaders, headersForSpan } from '@llm-stream/observability';
 import { storedSeqs } from './stored-seqs.js';
 import type { GatewayLeases } from './gateway-leases.js';
 

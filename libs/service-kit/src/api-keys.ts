@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { err, isValidTenant, ok, type Result } from '@llm-stream/contract';
 
-/** Who a gateway API key belongs to, and what it may see. */
+/** Who an API key belongs to, and what it may see and do. */
 export interface ApiKeyPrincipal {
   readonly tenant: string;
   /** Whether the HTTP projection may include reasoning blocks (withheld by default). */
@@ -19,13 +20,22 @@ export interface ApiKeysError {
 /** Keys are stored as SHA-256 digests: the configuration never holds a usable key. */
 export type ApiKeyTable = ReadonlyMap<string, ApiKeyPrincipal>;
 
+/** A request that presented no key, or one that is not in the table: the API answers 401 with this code and message. */
+export interface Unauthenticated {
+  readonly code: 'unauthorized';
+  readonly message: string;
+}
+
+/** A request after authentication: the guard of a service's HTTP API sets `principal`. */
+export type AuthenticatedRequest = IncomingMessage & { principal?: ApiKeyPrincipal };
+
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
 /**
- * Parses GATEWAY_API_KEYS: `[{"sha256": "<64 hex>", "tenant": "<[A-Za-z0-9_-]+>", "reasoning": false,
- * "capture_prompts": false}]`.
+ * Parses GATEWAY_API_KEYS (the gateway and the audit log read the same secret): `[{"sha256": "<64 hex>",
+ * "tenant": "<[A-Za-z0-9_-]+>", "reasoning": false, "capture_prompts": false}]`. Both flags are optional.
  */
 export function parseApiKeys(json: string): Result<ApiKeyTable, ApiKeysError> {
   const fail = (message: string): { readonly ok: false; readonly error: ApiKeysError } =>
@@ -56,4 +66,26 @@ export function parseApiKeys(json: string): Result<ApiKeyTable, ApiKeysError> {
 /** The principal of a presented key, if it is one of ours. */
 export function principalFor(table: ApiKeyTable, presentedKey: string): ApiKeyPrincipal | undefined {
   return table.get(sha256Hex(presentedKey));
+}
+
+/** The key a request presents: `Authorization: Bearer <key>` (scheme in any case), else `x-api-key: <key>`. */
+export function presentedApiKey(headers: IncomingHttpHeaders): string | undefined {
+  const authorization = headers.authorization;
+  if (typeof authorization === 'string' && /^Bearer\s+\S+$/i.test(authorization)) return authorization.replace(/^Bearer\s+/i, '');
+  const apiKey = headers['x-api-key'];
+  return typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined;
+}
+
+const UNAUTHENTICATED: Unauthenticated = { code: 'unauthorized', message: 'a valid API key is required (Authorization: Bearer <key>)' };
+
+/** The accepted keys of a service, provided at start from GATEWAY_API_KEYS. */
+export class ApiKeys {
+  constructor(readonly table: ApiKeyTable) {}
+
+  /** The principal of the key `headers` present, or why the request is refused. */
+  authenticate(headers: IncomingHttpHeaders): Result<ApiKeyPrincipal, Unauthenticated> {
+    const key = presentedApiKey(headers);
+    const principal = key === undefined ? undefined : principalFor(this.table, key);
+    return principal === undefined ? err(UNAUTHENTICATED) : ok(principal);
+  }
 }
