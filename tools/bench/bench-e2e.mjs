@@ -5,6 +5,7 @@
 // Usage: npm run bench:e2e [-- --streams 200 --frames 200 --interval 5 --open 1000 --provider anthropic]
 import { request } from 'node:http';
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -159,6 +160,7 @@ try {
   global.gc?.();
   const before = { gateway: rssKiB(gateway.pid), normalizer: rssKiB(normalizer.pid) };
   const controller = new AbortController();
+  setMaxListeners(OPEN + 1, controller.signal); // one listener per open stream
   let opened = 0;
   let failed = 0;
   const openStreams = Array.from({ length: OPEN }, () =>
@@ -187,7 +189,7 @@ try {
   await run(Math.min(20, STREAMS), paced, true); // warm-up: JIT, connections, JetStream consumers
   const direct = await run(STREAMS, paced, false);
   const piped = await run(STREAMS, paced, true);
-  out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms, tracing on (OTLP to a collector)`);
+  out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms (${Math.round((STREAMS * 1000) / INTERVAL)} frames/s offered), tracing on (OTLP to a collector)`);
   out(`  latency send->receipt, direct from the replay provider: p50 ${ms(percentile(direct.latencies, 50))}  p99 ${ms(percentile(direct.latencies, 99))}  (${direct.latencies.length} deltas)`);
   out(`  latency send->receipt, through the gateway pipeline:    p50 ${ms(percentile(piped.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99))}  (${piped.latencies.length} deltas)`);
   out(`  added by the pipeline:                                   p50 ${ms(percentile(piped.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99) - percentile(direct.latencies, 99))}   (targets: < 1 ms, < 5 ms)`);

@@ -159,6 +159,7 @@ export class NormalizerSession {
       this.ignored += 1;
       return [];
     }
+    if (this.order.releaseIfNext(record.raw_seq)) return this.process(record, parsed);
     const offered = this.order.offer(record.raw_seq, { record, parsed });
     switch (offered.kind) {
       case 'duplicate':

@@ -32,6 +32,16 @@ export class RawSeqOrder<T> {
     return this.held.size;
   }
 
+  /**
+   * The common case without allocating: `rawSeq` is the next one and nothing waits, so it is released at once.
+   * Returns false (and changes nothing) otherwise; then {@link offer} decides.
+   */
+  releaseIfNext(rawSeq: number): boolean {
+    if (rawSeq !== this.released + 1 || this.held.size > 0) return false;
+    this.released = rawSeq;
+    return true;
+  }
+
   offer(rawSeq: number, item: T): RawSeqOffer<T> {
     if (rawSeq <= this.released || this.held.has(rawSeq)) return { kind: 'duplicate' };
     if (rawSeq > this.released + 1) {
