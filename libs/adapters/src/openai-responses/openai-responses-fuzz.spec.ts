@@ -81,7 +81,9 @@ describe('OpenAI Responses adapter fuzz', () => {
             const target = which % 2 === 0 || nested === undefined ? payload : (nested as Record<string, unknown>);
             const keys = Object.keys(target);
             const key = keys[which % Math.max(1, keys.length)];
-            if (key !== undefined) target[key] = value;
+            // A copy: fast-check hands the same constant object to every run, and nesting it into itself would
+            // leave a cycle behind for the runs after this one.
+            if (key !== undefined) target[key] = structuredClone(value);
           }
           records[index] = recordOf(payload);
         }
