@@ -64,7 +64,15 @@ export default [
               // Tracing and metrics helpers of the services: OpenTelemetry and prom-client, no framework.
               sourceTag: 'type:observability',
               onlyDependOnLibsWithTags: ['type:contract'],
-              bannedExternalImports: frameworkPackages.filter((name) => name !== '@opentelemetry/*' && name !== 'prom-client'),
+              // The OpenTelemetry API (no SDK: the services start that) and prom-client's registry.
+              bannedExternalImports: [
+                ...frameworkPackages.filter((name) => name !== '@opentelemetry/*' && name !== 'prom-client'),
+                '@opentelemetry/sdk-*',
+                '@opentelemetry/exporter-*',
+                '@opentelemetry/resources',
+                '@opentelemetry/semantic-conventions',
+                '@opentelemetry/core',
+              ],
             },
             {
               sourceTag: 'type:testing',

@@ -1,13 +1,14 @@
 import { trace } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
+import { contextFromHeaders, headersForSpan } from '@llm-stream/observability';
 import { startTelemetry } from './start-telemetry.js';
-import { contextFromHeaders, headersForSpan } from './trace-context.js';
 
+// The service's tracing as it starts (no exporter), and the trace context it carries through message headers.
 describe('trace context through message headers (W3C traceparent)', () => {
   let sdk: NodeSDK;
 
   beforeAll(() => {
-    sdk = startTelemetry('observability-spec', 'none');
+    sdk = startTelemetry('gateway-spec', 'none');
   });
 
   afterAll(async () => {

@@ -1,0 +1,24 @@
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+
+/**
+ * Starts OpenTelemetry tracing with W3C trace-context propagation (the SDK's default), so the trace context
+ * carried in NATS headers continues one trace per stream across the services. Spans are recorded (real
+ * trace ids for logs and headers) even when nothing exports them; `otlp` exports over OTLP/HTTP following the
+ * standard OTEL_EXPORTER_OTLP_* and OTEL_BSP_* variables.
+ */
+export function startTelemetry(service: string, exporter: 'none' | 'otlp'): NodeSDK {
+  const sdk = new NodeSDK({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: service }),
+    // With no processor at all the SDK registers no tracer provider: every span would be non-recording with an
+    // all-zero trace id (log lines could not be told apart, no context would reach NATS). A no-op one keeps it.
+    spanProcessors: [exporter === 'otlp' ? new BatchSpanProcessor(new OTLPTraceExporter()) : new NoopSpanProcessor()],
+    instrumentations: [],
+    autoDetectResources: false,
+  });
+  sdk.start();
+  return sdk;
+}
