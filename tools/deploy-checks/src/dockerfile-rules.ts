@@ -31,6 +31,8 @@ export interface DockerfileContext {
   readonly getRoutes: readonly string[];
   /** `engines.node` of the root and of every production package. */
   readonly engines: readonly { readonly name: string; readonly range: string }[];
+  /** The Node.js release the tests run on (the root's runtime package), null when the root pins none. */
+  readonly testedNode: string | null;
 }
 
 interface Provided {
@@ -143,6 +145,10 @@ function checkBaseImages(file: Dockerfile, context: DockerfileContext, report: R
     const parsed = version === undefined ? null : parseVersion(version);
     if (version === undefined || parsed === null) continue;
     if (parsed[0] % 2 !== 0 || parsed[0] < 20) report('node-lts', line, `Node ${version} is not an LTS line (even majors from 20)`);
+    const tested = context.testedNode === null ? null : parseVersion(context.testedNode);
+    if (tested?.[0] !== parsed[0]) {
+      report('tested-node', line, `Node ${version} is not the major the tests run on (${context.testedNode ?? 'no runtime pinned in package.json'}): what ships must be what is tested`);
+    }
     for (const { name: packageName, range } of context.engines) {
       const result = satisfies(version, range);
       if (result === true) continue;

