@@ -1,7 +1,7 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NoopSpanProcessor } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
 /**
@@ -13,9 +13,11 @@ import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 export function startTelemetry(service: string, exporter: 'none' | 'otlp'): NodeSDK {
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: service }),
-    // With no processor at all the SDK registers no tracer provider: every span would be non-recording with an
-    // all-zero trace id (log lines could not be told apart, no context would reach NATS). A no-op one keeps it.
-    spanProcessors: [exporter === 'otlp' ? new BatchSpanProcessor(new OTLPTraceExporter()) : new NoopSpanProcessor()],
+    // `otlp`: the SDK wraps the exporter in a batch processor configured by the OTEL_BSP_* variables. `none`:
+    // with no processor at all the SDK would register no tracer provider, and every span would be non-recording
+    // with an all-zero trace id (log lines could not be told apart, no context would reach NATS); a no-op
+    // processor keeps it.
+    ...(exporter === 'otlp' ? { traceExporter: new OTLPTraceExporter() } : { spanProcessors: [new NoopSpanProcessor()] }),
     instrumentations: [],
     autoDetectResources: false,
   });
