@@ -3,29 +3,32 @@
 // resolve to their sources (no build needed to run unit tests). Type checking is `tsc -b`'s job.
 const path = require('node:path');
 
+const commonJs = {
+  isolatedModules: true,
+  module: 'commonjs',
+  moduleResolution: 'node10',
+  target: 'es2022',
+  esModuleInterop: true,
+  experimentalDecorators: true,
+  emitDecoratorMetadata: true,
+  resolveJsonModule: true,
+  sourceMap: true,
+};
+
+// ESM-only packages the specs import. Jest's runtime can require() ESM only with --experimental-vm-modules, a
+// flag the services spawned by the specs would inherit; instead ts-jest converts these few files to CommonJS.
+const esmOnlyPackages = ['eventsource-parser'];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {
-    '^.+\\.ts$': [
-      'ts-jest',
-      {
-        tsconfig: {
-          isolatedModules: true,
-          module: 'commonjs',
-          moduleResolution: 'node10',
-          target: 'es2022',
-          esModuleInterop: true,
-          experimentalDecorators: true,
-          emitDecoratorMetadata: true,
-          resolveJsonModule: true,
-          sourceMap: true,
-        },
-      },
-    ],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: commonJs }],
+    [`/node_modules/(${esmOnlyPackages.join('|')})/.+\\.js$`]: ['ts-jest', { tsconfig: { ...commonJs, allowJs: true } }],
   },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnlyPackages.join('|')})/)`],
   moduleNameMapper: {
     '^@llm-stream/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
     '^(\\.{1,2}/.*)\\.js$': '$1',

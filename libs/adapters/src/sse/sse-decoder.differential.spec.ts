@@ -10,7 +10,7 @@ import {
   utf8,
 } from './__fixtures__/sse-arbitraries.js';
 
-// Differential test against eventsource-parser 3, the reference implementation of the same spec. What is
+// Differential test against eventsource-parser 4, the reference implementation of the same spec. What is
 // compared, for the same bytes in the same chunks:
 // - every dispatched event: event name, data and id;
 // - every comment's text;
