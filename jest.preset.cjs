@@ -16,8 +16,9 @@ const commonJs = {
 };
 
 // ESM-only packages the specs import. Jest's runtime can require() ESM only with --experimental-vm-modules, a
-// flag the services spawned by the specs would inherit; instead ts-jest converts these few files to CommonJS.
-const esmOnlyPackages = ['eventsource-parser'];
+// flag the services spawned by the specs would inherit; instead they are resolved with the `import` condition
+// and ts-jest converts their files to CommonJS.
+const { esmOnlyPackages } = require('./jest.esm-only-packages.cjs');
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -28,6 +29,7 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: commonJs }],
     [`/node_modules/(${esmOnlyPackages.join('|')})/.+\\.js$`]: ['ts-jest', { tsconfig: { ...commonJs, allowJs: true } }],
   },
+  resolver: path.join(__dirname, 'jest.esm-only-resolver.cjs'),
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnlyPackages.join('|')})/)`],
   moduleNameMapper: {
     '^@llm-stream/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
