@@ -1,85 +1,94 @@
-// `npm start`: the whole system on one machine, on its embedded defaults. It builds, starts NATS (unless one
-// answers at NATS_URL), the replay provider (recorded provider streams), the normalizer, the audit log (SQLite
-// file) and the gateway, waits until each is ready, and prints curl lines to try. Ctrl-C stops everything.
-import { spawn, spawnSync } from 'node:child_process';
+// `npm start`: the whole system on one machine, on its embedded defaults. It builds, starts NATS with
+// JetStream (unless one answers at NATS_URL), the replay provider (recorded provider streams), the normalizer,
+// the audit log (SQLite file) and the gateway, waits until each is ready, and prints curl lines to try.
+// It fails fast: the first problem (a bad setting, a taken port, NATS without JetStream, a service that exits)
+// stops everything at once and prints the cause with the failing service's last log lines. Ctrl-C stops it.
+// Settings: QUICKSTART_HOST (127.0.0.1), GATEWAY_PORT, NORMALIZER_PORT, AUDIT_PORT, REPLAY_PORT, NATS_URL,
+// QUICKSTART_DIR (tmp/quickstart: logs/<service>.log, the NATS store, the audit database), QUICKSTART_VERBOSE.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
-import { connect } from 'node:net';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createdSince, natsAnswers, pipelineInventory } from './nats-check.mjs';
+import { portIsFree } from './port-check.mjs';
+import { readSettings, SettingError } from './quickstart-settings.mjs';
+import { startService } from './service-process.mjs';
 
 const root = join(import.meta.dirname, '../..');
-const state = join(root, 'tmp', 'quickstart');
-mkdirSync(state, { recursive: true });
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const ports = { gateway: 8080, normalizer: 8081, audit: 8082, replay: 8787 };
 const demoKey = 'demo-key';
 const apiKeys = JSON.stringify([{ sha256: createHash('sha256').update(demoKey).digest('hex'), tenant: 'demo', reasoning: true }]);
-const children = [];
+const services = [];
+let stopping = false;
 
-function log(message) {
-  process.stdout.write(`[start] ${message}\n`);
+const log = (message) => process.stdout.write(`[start] ${message}\n`);
+
+async function stopAll() {
+  stopping = true;
+  await Promise.all(
+    [...services].reverse().map(async (service) => {
+      const kill = setTimeout(() => void service.stop('SIGKILL'), 5_000);
+      await service.stop('SIGTERM');
+      clearTimeout(kill);
+    }),
+  );
 }
 
-function fail(message) {
+/** Stops everything and exits 1, with the cause and, for a service, its last log lines. */
+async function fail(message, service) {
+  if (stopping) return;
   process.stderr.write(`[start] ${message}\n`);
-  stopAll(1);
+  if (service !== undefined) {
+    process.stderr.write(`[start] last lines of ${service.name} (all of them: ${service.logFile}):\n`);
+    for (const line of service.lastLines()) process.stderr.write(`  ${line}\n`);
+  }
+  await stopAll();
+  process.exit(1);
 }
 
-function stopAll(code) {
-  for (const child of children.reverse()) if (child.exitCode === null) child.kill('SIGTERM');
-  process.exitCode = code;
+function describeExit({ code, signal, error }) {
+  if (error !== null) return `could not be started: ${error.message}`;
+  return signal === null ? `exited with code ${code}` : `was killed by ${signal}`;
 }
 
-function reachable(url) {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 4222) }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-    socket.setTimeout(1_000, () => {
-      socket.destroy();
-      resolve(false);
-    });
+/** The message of the last error-level JSON log line, which names the cause when a service refuses to start. */
+function lastError(service) {
+  for (const line of service.lastLines().reverse()) {
+    try {
+      const entry = JSON.parse(line);
+      if (entry.level === 'error' || entry.level === 'fatal') return entry.variable && !String(entry.msg).includes(entry.variable) ? `${entry.msg} (${entry.variable})` : entry.msg;
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return undefined;
+}
+
+function run(settings, name, command, args, env) {
+  const service = startService({ name, command, args, env: { ...process.env, ...env }, cwd: root, logs: settings.logs, verbose: settings.verbose });
+  services.push(service);
+  void service.exited.then((exit) => {
+    const cause = lastError(service);
+    return fail(`${name} ${describeExit(exit)}${cause ? `: ${cause}` : ''}`, service);
   });
+  return service;
 }
 
-async function waitUntil(description, probe, timeoutMs = 30_000) {
+/** Polls `probe` until it answers true; a service that exits meanwhile fails the start at once (see run). */
+async function waitUntil(description, probe, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  fail(`${description} did not become ready within ${timeoutMs / 1000} s (logs: ${state})`);
-  throw new Error('not ready');
+  await fail(`${description} did not become ready within ${timeoutMs / 1000} s (logs: ${settings.logs})`);
 }
 
 async function httpOk(url) {
   try {
-    return (await fetch(url)).ok;
+    return (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
   } catch {
     return false;
   }
-}
-
-function run(name, command, args, env) {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const prefix = name.padEnd(15);
-  for (const stream of [child.stdout, child.stderr]) {
-    let buffered = '';
-    stream.on('data', (chunk) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      if (process.env.QUICKSTART_VERBOSE) for (const line of lines) process.stdout.write(`${prefix}| ${line}\n`);
-    });
-  }
-  child.on('exit', (code, signal) => {
-    if (code !== 0 && signal === null && process.exitCode === undefined) fail(`${name} exited with code ${code} (QUICKSTART_VERBOSE=1 shows its logs)`);
-  });
-  return child;
 }
 
 function findNatsServer() {
@@ -90,39 +99,78 @@ function findNatsServer() {
   return which.status === 0 ? which.stdout.trim() : undefined;
 }
 
-process.on('SIGINT', () => stopAll(0));
-process.on('SIGTERM', () => stopAll(0));
-
-log('building (tsc -b)');
-const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) fail('the build failed');
-
-if (await reachable(natsUrl)) {
-  log(`using the NATS server at ${natsUrl}`);
-} else {
-  const binary = findNatsServer();
-  if (!binary) {
-    fail(`no NATS server answers at ${natsUrl} and nats-server is not installed: install it (Debian: apt-get install nats-server) or set NATS_URL`);
-  } else {
-    const { port } = new URL(natsUrl);
-    log(`starting nats-server with JetStream on port ${port || 4222} (store: ${join(state, 'nats')})`);
-    run('nats-server', binary, ['-js', '-a', '127.0.0.1', '-p', String(port || 4222), '-sd', join(state, 'nats')], {});
-    await waitUntil('nats-server', () => reachable(natsUrl));
+function readSettingsOrExit() {
+  try {
+    return readSettings(process.env, root);
+  } catch (error) {
+    if (!(error instanceof SettingError)) throw error;
+    process.stderr.write(`[start] ${error.message}\n`);
+    process.exit(1);
   }
 }
 
-const upstream = `http://127.0.0.1:${ports.replay}`;
-run('replay-provider', process.execPath, ['apps/replay-provider/dist/main.js'], { REPLAY_PORT: String(ports.replay) });
-run('normalizer', process.execPath, ['apps/normalizer/dist/main.js'], { NATS_URL: natsUrl, HTTP_PORT: String(ports.normalizer) });
-run('audit-log', process.execPath, ['apps/audit-log/dist/main.js'], {
-  NATS_URL: natsUrl,
-  HTTP_PORT: String(ports.audit),
+/** Records what the quick start created on a NATS server it did not start, for `npm run quickstart:reset`. */
+function recordCreated(settings, created) {
+  const file = join(settings.state, 'created-on-nats.json');
+  const recorded = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const previous = recorded[settings.natsUrl] ?? { streams: [], consumers: [] };
+  const key = (consumer) => `${consumer.stream}/${consumer.name}`;
+  recorded[settings.natsUrl] = {
+    streams: [...new Set([...previous.streams, ...created.streams])],
+    consumers: [...new Map([...previous.consumers, ...created.consumers].map((consumer) => [key(consumer), consumer])).values()],
+  };
+  writeFileSync(file, `${JSON.stringify(recorded, null, 2)}\n`);
+}
+
+const settings = readSettingsOrExit();
+mkdirSync(settings.state, { recursive: true });
+rmSync(settings.logs, { recursive: true, force: true });
+mkdirSync(settings.logs, { recursive: true });
+process.on('SIGINT', () => void stopAll().then(() => process.exit(0)));
+process.on('SIGTERM', () => void stopAll().then(() => process.exit(0)));
+
+log('building (tsc -b)');
+const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) await fail('the build failed (tsc -b tsconfig.build.json)');
+const { STREAM_NAMES } = await import('@llm-stream/contract');
+
+for (const [service, port] of Object.entries(settings.ports)) {
+  if (!(await portIsFree(settings.host, port))) {
+    await fail(`port ${port} on ${settings.host} (${service}) is already in use: stop what holds it, or set ${settings.portVariables[service]} to a free port`);
+  }
+}
+
+let existingNats = null;
+if (await natsAnswers(settings.natsHost, settings.natsPort)) {
+  const before = await pipelineInventory(settings.natsUrl, Object.values(STREAM_NAMES)).catch((error) => fail(`the NATS server at ${settings.natsUrl} does not answer as NATS: ${error.message}`));
+  if (before === null) await fail(`the NATS server at ${settings.natsUrl} has no JetStream: start it with -js (nats-server -js), or set NATS_URL to one that has`);
+  existingNats = before;
+  log(`using the NATS server at ${settings.natsUrl}: the services create the streams ${Object.values(STREAM_NAMES).join(', ')} and their durable consumers there when missing; \`npm run quickstart:reset\` removes what this quick start created`);
+} else {
+  const binary = findNatsServer();
+  if (!binary) await fail(`no NATS server answers at ${settings.natsUrl} and nats-server is not installed: install it (Debian: apt-get install nats-server) or set NATS_URL`);
+  const store = join(settings.state, 'nats');
+  log(`starting nats-server with JetStream on ${settings.natsHost}:${settings.natsPort} (store: ${store})`);
+  run(settings, 'nats-server', binary, ['-js', '-a', settings.natsHost, '-p', String(settings.natsPort), '-sd', store], {});
+  await waitUntil('nats-server', () => natsAnswers(settings.natsHost, settings.natsPort));
+}
+
+const local = (port) => `http://127.0.0.1:${port}`;
+const http = { HTTP_HOST: settings.host };
+const upstream = local(settings.ports['replay-provider']);
+run(settings, 'replay-provider', process.execPath, ['apps/replay-provider/dist/main.js'], { REPLAY_HOST: settings.host, REPLAY_PORT: String(settings.ports['replay-provider']) });
+run(settings, 'normalizer', process.execPath, ['apps/normalizer/dist/main.js'], { ...http, NATS_URL: settings.natsUrl, HTTP_PORT: String(settings.ports.normalizer) });
+run(settings, 'audit-log', process.execPath, ['apps/audit-log/dist/main.js'], {
+  ...http,
+  NATS_URL: settings.natsUrl,
+  HTTP_PORT: String(settings.ports['audit-log']),
   GATEWAY_API_KEYS: apiKeys,
-  AUDIT_SQLITE_PATH: join(state, 'audit.sqlite'),
+  AUDIT_SQLITE_PATH: join(settings.state, 'audit.sqlite'),
 });
-run('gateway', process.execPath, ['apps/gateway/dist/main.js'], {
-  NATS_URL: natsUrl,
-  HTTP_PORT: String(ports.gateway),
+run(settings, 'gateway', process.execPath, ['apps/gateway/dist/main.js'], {
+  ...http,
+  NATS_URL: settings.natsUrl,
+  HTTP_PORT: String(settings.ports.gateway),
   GATEWAY_API_KEYS: apiKeys,
   OPENAI_BASE_URL: upstream,
   ANTHROPIC_BASE_URL: upstream,
@@ -132,18 +180,23 @@ run('gateway', process.execPath, ['apps/gateway/dist/main.js'], {
   GEMINI_API_KEY: 'replay',
 });
 await waitUntil('the replay provider', () => httpOk(`${upstream}/_replay/health`));
-await waitUntil('the normalizer', () => httpOk(`http://127.0.0.1:${ports.normalizer}/health/ready`));
-await waitUntil('the audit log', () => httpOk(`http://127.0.0.1:${ports.audit}/health/ready`));
-await waitUntil('the gateway', () => httpOk(`http://127.0.0.1:${ports.gateway}/health/ready`));
+await waitUntil('the normalizer', () => httpOk(`${local(settings.ports.normalizer)}/health/ready`));
+await waitUntil('the audit log', () => httpOk(`${local(settings.ports['audit-log'])}/health/ready`));
+await waitUntil('the gateway', () => httpOk(`${local(settings.ports.gateway)}/health/ready`));
+if (existingNats !== null) {
+  recordCreated(settings, createdSince(existingNats, (await pipelineInventory(settings.natsUrl, Object.values(STREAM_NAMES))) ?? {}));
+}
 
-log('ready. Stream a demo answer with a tool call (recorded Anthropic transcript "multi_block"):');
+const gateway = `http://${settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host}:${settings.ports.gateway}`;
+const audit = `http://${settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host}:${settings.ports['audit-log']}`;
+log(`ready (services on ${settings.host}; logs in ${settings.logs}). Stream a demo answer with a tool call (recorded Anthropic transcript "multi_block"):`);
 process.stdout.write(`
-  curl -N http://127.0.0.1:${ports.gateway}/v1/streams/anthropic \\
+  curl -N ${gateway}/v1/streams/anthropic \\
     -H 'Authorization: Bearer ${demoKey}' -H 'content-type: application/json' \\
     -d '{"model":"multi_block","max_tokens":512,"messages":[{"role":"user","content":"What should I wear in Krakow?"}]}'
 
   Then look it up in the audit log (use the stream id from the x-stream-id header or any event):
-  curl -s http://127.0.0.1:${ports.audit}/v1/streams -H 'Authorization: Bearer ${demoKey}'
+  curl -s ${audit}/v1/streams -H 'Authorization: Bearer ${demoKey}'
 
 Other recorded answers: model = any file name in conformance/transcripts/<provider>/ (openai-chat, openai-responses,
 anthropic, gemini; for gemini put the model in the body). Ctrl-C stops everything.

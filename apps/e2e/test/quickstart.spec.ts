@@ -1,0 +1,121 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { getFreePort, repoRoot, startNatsServer, startProcess, type ManagedProcess, type NatsServerHandle } from '@llm-stream/testing';
+
+/**
+ * `npm start` as a new user meets it: it fails fast with the cause (and the failing service's last log lines),
+ * keeps every service's log in a file, binds 127.0.0.1, checks JetStream, and removes what it created on a NATS
+ * server it did not start when asked (`npm run quickstart:reset`).
+ */
+const PORT_VARIABLES = ['GATEWAY_PORT', 'NORMALIZER_PORT', 'AUDIT_PORT', 'REPLAY_PORT'] as const;
+type Ports = Record<(typeof PORT_VARIABLES)[number], number>;
+
+async function freePorts(): Promise<Ports> {
+  const ports: Partial<Ports> = {};
+  for (const variable of PORT_VARIABLES) ports[variable] = await getFreePort();
+  return ports as Ports;
+}
+
+function portEnv(ports: Ports): Record<string, string> {
+  return Object.fromEntries(Object.entries(ports).map(([variable, port]) => [variable, String(port)]));
+}
+
+function launch(name: string, script: 'start.mjs' | 'reset.mjs', env: Record<string, string | undefined>): ManagedProcess {
+  return startProcess(process.execPath, [join(repoRoot(), 'tools/start', script)], { name, cwd: repoRoot(), env: { QUICKSTART_VERBOSE: undefined, ...env } });
+}
+
+function listen(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port }, () => {
+      resolve(server);
+    });
+  });
+}
+
+async function streamNames(url: string): Promise<string[]> {
+  const nc = await connect({ servers: url });
+  try {
+    const jsm = await jetstreamManager(nc);
+    return (await jsm.streams.names().next()).sort();
+  } finally {
+    await nc.close();
+  }
+}
+
+describe('the quick start', () => {
+  let state: string;
+  let nats: NatsServerHandle | undefined;
+
+  beforeEach(() => {
+    state = mkdtempSync(join(tmpdir(), 'llm-stream-quickstart-'));
+  });
+
+  afterEach(async () => {
+    await nats?.stop();
+    nats = undefined;
+    rmSync(state, { recursive: true, force: true });
+  });
+
+  it('refuses a taken port before starting anything, naming the port and the variable that moves it', async () => {
+    const ports = await freePorts();
+    const holder = await listen(ports.GATEWAY_PORT);
+    try {
+      const start = launch('quickstart', 'start.mjs', { ...portEnv(ports), QUICKSTART_DIR: state, NATS_URL: `nats://127.0.0.1:${String(await getFreePort())}` });
+      expect(await start.waitForExit(60_000)).toEqual({ code: 1, signal: null });
+      expect(start.lines).toContain(
+        `[start] port ${String(ports.GATEWAY_PORT)} on 127.0.0.1 (gateway) is already in use: stop what holds it, or set GATEWAY_PORT to a free port`,
+      );
+      expect(existsSync(join(state, 'nats'))).toBe(false);
+    } finally {
+      holder.close();
+    }
+  }, 90_000);
+
+  it('refuses a NATS server without JetStream', async () => {
+    nats = await startNatsServer({ jetstream: false });
+    const start = launch('quickstart', 'start.mjs', { ...portEnv(await freePorts()), QUICKSTART_DIR: state, NATS_URL: nats.url });
+    expect(await start.waitForExit(60_000)).toEqual({ code: 1, signal: null });
+    expect(start.lines).toContain(`[start] the NATS server at ${nats.url} has no JetStream: start it with -js (nats-server -js), or set NATS_URL to one that has`);
+  }, 90_000);
+
+  it('stops everything when a service exits, printing why and the service’s last log lines', async () => {
+    nats = await startNatsServer();
+    const ports = await freePorts();
+    // Only the gateway reads UPSTREAM_MAX_ATTEMPTS: it refuses to start, the other services are stopped.
+    const start = launch('quickstart', 'start.mjs', { ...portEnv(ports), QUICKSTART_DIR: state, NATS_URL: nats.url, UPSTREAM_MAX_ATTEMPTS: '0' });
+    expect(await start.waitForExit(90_000)).toEqual({ code: 1, signal: null });
+    const output = start.lines.join('\n');
+    expect(output).toMatch(/\[start\] gateway exited with code 1: invalid configuration: UPSTREAM_MAX_ATTEMPTS/);
+    expect(output).toContain(`[start] last lines of gateway (all of them: ${join(state, 'logs', 'gateway.log')}):`);
+    expect(output).toMatch(/^ {2}\{"level":"error","service":"gateway".*"variable":"UPSTREAM_MAX_ATTEMPTS"\}$/m);
+    for (const port of Object.values(ports)) {
+      const probe = await listen(port); // every service the quick start had started is gone
+      probe.close();
+    }
+  }, 120_000);
+
+  it('runs on an existing NATS, keeps logs in files, and quickstart:reset removes the streams it created', async () => {
+    nats = await startNatsServer();
+    const ports = await freePorts();
+    const start = launch('quickstart', 'start.mjs', { ...portEnv(ports), QUICKSTART_DIR: state, NATS_URL: nats.url });
+    try {
+      await start.waitForLine(/^\[start\] ready \(services on 127\.0\.0\.1; logs in /, 120_000);
+    } finally {
+      expect(await start.stop('SIGINT', 20_000)).toEqual({ code: 0, signal: null });
+    }
+    expect(start.lines.join('\n')).toContain(`[start] using the NATS server at ${nats.url}`);
+    expect(readdirSync(join(state, 'logs')).sort()).toEqual(['audit-log.log', 'gateway.log', 'normalizer.log', 'replay-provider.log']);
+    expect(await streamNames(nats.url)).toEqual(['LLM_EVENTS', 'LLM_RAW', 'LLM_WORK']);
+
+    const reset = launch('reset', 'reset.mjs', { QUICKSTART_DIR: state });
+    expect(await reset.waitForExit(30_000)).toEqual({ code: 0, signal: null });
+    expect(reset.lines).toContain(`[reset] ${nats.url}: removed stream LLM_RAW, stream LLM_EVENTS, stream LLM_WORK`);
+    expect(await streamNames(nats.url)).toEqual([]);
+  }, 180_000);
+});
