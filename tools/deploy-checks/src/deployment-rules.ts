@@ -12,14 +12,14 @@ export const SECRET_VARIABLE = /KEY|SECRET|PASSWORD|TOKEN|DATABASE_URL/;
 
 /**
  * Settings whose default only suits a laptop: a Deployment must set them. NATS_URL defaults to loopback;
- * without GATEWAY_API_KEYS every request is refused; without AUDIT_DATABASE_URL the audit log writes SQLite
- * inside the pod; without GATEWAY_ID a restarted gateway gets a random id instead of its pod name; the
+ * without GATEWAY_API_KEYS every request is refused; without AUDIT_DATABASE_URL or an AUDIT_SQLITE_PATH of its
+ * own (on a volume: the audit-store rule checks which) the audit log writes SQLite inside the pod; without GATEWAY_ID a restarted gateway gets a random id instead of its pod name; the
  * replay provider binds loopback by default.
  */
-export const REQUIRED_IN_CLUSTER: Readonly<Record<string, readonly string[]>> = {
+export const REQUIRED_IN_CLUSTER: Readonly<Record<string, readonly (string | readonly string[])[]>> = {
   gateway: ['NATS_URL', 'GATEWAY_API_KEYS', 'GATEWAY_ID'],
   normalizer: ['NATS_URL'],
-  'audit-log': ['NATS_URL', 'GATEWAY_API_KEYS', 'AUDIT_DATABASE_URL'],
+  'audit-log': ['NATS_URL', 'GATEWAY_API_KEYS', ['AUDIT_DATABASE_URL', 'AUDIT_SQLITE_PATH']],
   'replay-provider': ['REPLAY_HOST'],
 };
 
@@ -70,11 +70,15 @@ export function checkWorkload(objects: readonly KubeObject[], workload: Workload
   for (const name of envNames(env)) {
     if (!known.has(name) && !isRuntimeVariable(name)) report(`sets ${name}, which ${facts.config.className ?? facts.config.source} does not read`);
   }
-  for (const name of REQUIRED_IN_CLUSTER[facts.app] ?? []) {
+  const config = facts.config;
+  const isSet = (name: string): boolean => {
     const literal = env.literal[name];
-    const set = literal !== undefined ? literal !== '' && literal !== String(facts.config.settings[name]) : name in env.secret || name in env.field;
-    if (!set) report(`must set ${name} (its default only suits a local run)`);
-    if (env.secret[name]?.optional === true) report(`${name} must not be optional`);
+    return literal !== undefined ? literal !== '' && literal !== String(config.settings[name]) : name in env.secret || name in env.field;
+  };
+  for (const required of REQUIRED_IN_CLUSTER[facts.app] ?? []) {
+    const names = typeof required === 'string' ? [required] : required;
+    if (!names.some(isSet)) report(`must set ${names.join(' or ')} (its default only suits a local run)`);
+    for (const name of names) if (env.secret[name]?.optional === true) report(`${name} must not be optional`);
   }
   for (const name of Object.keys(env.literal)) {
     if (SECRET_VARIABLE.test(name)) report(`${name} is written in the manifest: take it from a Secret (secretKeyRef)`);

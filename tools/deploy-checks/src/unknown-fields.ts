@@ -13,6 +13,7 @@ import type { ValidationProblem } from './validate-objects.js';
 const INTERFACES: Readonly<Record<string, readonly [module: string, name: string]>> = {
   'v1/ConfigMap': ['kubernetes-models/v1/ConfigMap', 'IConfigMap'],
   'v1/Namespace': ['kubernetes-models/v1/Namespace', 'INamespace'],
+  'v1/PersistentVolumeClaim': ['kubernetes-models/v1/PersistentVolumeClaim', 'IPersistentVolumeClaim'],
   'v1/Secret': ['kubernetes-models/v1/Secret', 'ISecret'],
   'v1/Service': ['kubernetes-models/v1/Service', 'IService'],
   'v1/ServiceAccount': ['kubernetes-models/v1/ServiceAccount', 'IServiceAccount'],

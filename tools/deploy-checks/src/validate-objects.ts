@@ -5,6 +5,7 @@ import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPol
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
@@ -23,6 +24,7 @@ type ModelClass = new (data: never) => Model;
 const MODELS: Readonly<Record<string, ModelClass>> = {
   'v1/ConfigMap': ConfigMap,
   'v1/Namespace': Namespace,
+  'v1/PersistentVolumeClaim': PersistentVolumeClaim,
   'v1/Secret': Secret,
   'v1/Service': Service,
   'v1/ServiceAccount': ServiceAccount,
