@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { conformanceRunOptions } from '@llm-stream/adapters';
 import { isValidStreamId, isValidTenant } from '@llm-stream/contract';
 import { assembleCommand } from './commands/assemble-command.js';
 import { hashKeyCommand } from './commands/hash-key-command.js';
@@ -10,8 +11,9 @@ import { UsageError } from './usage-error.js';
 
 const USAGE = `usage: llm-stream <command> [options] <file>
   normalize --provider <openai-chat|openai-responses|anthropic|gemini|contract> <file>
-            [--stream-id <id>] [--tenant <t>] [--model <m>] [--max-frame-bytes <n>]
-                        print the contract events, one JSON object per line
+            [--stream-id <id>] [--tenant <t>] [--model <m>] [--max-frame-bytes <n>] [--deterministic]
+                        print the contract events, one JSON object per line (--deterministic: the
+                        conformance kit's ids and clock, so the lines equal a transcript's .events.json)
   assemble  --provider <...> <file>   print the assembled result as one JSON object
   verify    [--partial] [--projection] <events.ndjson>
                         print every broken invariant; exit 1 if there is any
@@ -32,6 +34,7 @@ async function run(argv: readonly string[]): Promise<number> {
       'max-frame-bytes': { type: 'string' },
       partial: { type: 'boolean', default: false },
       projection: { type: 'boolean', default: false },
+      deterministic: { type: 'boolean', default: false },
     },
   });
   switch (command) {
@@ -65,6 +68,7 @@ function normalizeOptions(values: {
   tenant?: string | undefined;
   model?: string | undefined;
   'max-frame-bytes'?: string | undefined;
+  deterministic: boolean;
 }): NormalizeOptions {
   const streamId = values['stream-id'];
   if (streamId !== undefined && !isValidStreamId(streamId)) {
@@ -79,6 +83,7 @@ function normalizeOptions(values: {
     throw new UsageError(`--max-frame-bytes must be a positive integer (got ${JSON.stringify(maxFrameBytes)})`);
   }
   return {
+    ...(values.deterministic && conformanceRunOptions()),
     ...(values['stream-id'] !== undefined && { streamId: values['stream-id'] }),
     ...(values.tenant !== undefined && { tenant: values.tenant }),
     ...(values.model !== undefined && { model: values.model }),

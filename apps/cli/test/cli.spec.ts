@@ -44,6 +44,22 @@ describe('llm-stream normalize', () => {
     expect(withoutTs(eventsOf(stdout))).toEqual(withoutTs(expected));
   });
 
+  it.each(recorded.map((t) => [`${t.provider}/${t.name}`, t] as const))('%s: with --deterministic prints exactly the kit’s .events.json', (_name, transcript) => {
+    const { status, stdout } = run(['normalize', '--deterministic', '--provider', transcript.provider, transcript.ssePath]);
+    expect(status).toBe(0);
+    const golden = JSON.parse(readFileSync(transcript.ssePath.replace(/\.sse$/, '.events.json'), 'utf8')) as unknown[];
+    expect(stdout).toBe(golden.map((event) => `${JSON.stringify(event)}\n`).join(''));
+  });
+
+  it('refuses a body of another protocol than --provider names (exit 2), instead of an interrupted stream', () => {
+    const { status, stdout, stderr } = run(['normalize', '--provider', 'anthropic', join(root, 'conformance/transcripts/gemini/reasoning.sse')]);
+    expect({ status, stdout, stderr }).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'llm-stream: nothing in the input is an event of the anthropic protocol (every record had an unknown event type): is --provider right?\n',
+    });
+  });
+
   it('reads standard input for -, and takes stream id, tenant and model', () => {
     const body = readFileSync(join(root, 'conformance/transcripts/gemini/simple_text.sse'), 'utf8');
     const { status, stdout } = run(['normalize', '--provider', 'gemini', '--stream-id', 'st_cli', '--tenant', 'acme', '--model', 'gemini-x', '-'], body);
@@ -100,12 +116,16 @@ describe('llm-stream verify', () => {
     expect(run(['verify', '--partial', file]).status).toBe(0);
   });
 
-  it('prints every broken rule: a duplicated delta and a line that is not JSON', () => {
-    const broken = [...events.slice(0, 3), events[2] ?? '', ...events.slice(3), '{not json'];
+  it('prints every broken rule: a duplicated delta', () => {
+    const broken = [...events.slice(0, 3), events[2] ?? '', ...events.slice(3)];
     const { status, stdout } = run(['verify', write('broken.ndjson', broken)]);
     expect(status).toBe(1);
     expect(stdout).toContain('seq-strictly-increasing');
-    expect(stdout).toContain('not valid JSON');
+  });
+
+  it('refuses a file that is not NDJSON with one line and exit 2, naming the first line that is not JSON', () => {
+    const file = write('not-ndjson.txt', [...events.slice(0, 2), '{not json', 'plain text']);
+    expect(run(['verify', file])).toEqual({ status: 2, stdout: '', stderr: `llm-stream: ${file} is not NDJSON: line 3 is not valid JSON (2 of 4 lines are not)\n` });
   });
 });
 

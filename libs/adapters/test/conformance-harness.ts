@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { assemble, checkInvariants, type AssembledResult, type ContractEvent, type ProviderName } from '@llm-stream/contract';
 import type { ProviderAdapter } from '../src/adapter.js';
 import { runTranscript, type TranscriptResult } from '../src/session/run-transcript.js';
+import { conformanceRunOptions } from '../src/session/conformance-run.js';
 import { createSseDecoder } from '../src/sse/sse-decoder.js';
 
 /**
@@ -69,14 +70,7 @@ export function normalizeForKit(
   body: Buffer | string | Iterable<Buffer | string>,
   createAdapter: () => ProviderAdapter,
 ): TranscriptResult {
-  let now = 1_767_225_600_000;
-  return runTranscript(provider, body, {
-    createAdapter,
-    streamId: 'st_conformance',
-    tenant: 'conformance',
-    model: 'recorded',
-    clock: () => now++,
-  });
+  return runTranscript(provider, body, { createAdapter, ...conformanceRunOptions() });
 }
 
 /** Differences between the assembled result and the expectation, as readable lines (empty = conforms). */

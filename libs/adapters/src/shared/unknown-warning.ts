@@ -5,10 +5,9 @@ import type { WarnInput } from '@llm-stream/contract';
  * and type and warn once per stream. Providers add event types over time; they never end a stream.
  */
 export function unknownEvent(eventType: string): WarnInput {
-  return {
-    type: 'warn',
-    warning: { code: 'unknown_event', message: `skipped unknown event ${eventType}`, provider_event_type: eventType },
-  };
+  // A record with no event type at all (another protocol's stream, typically) is said so, not "event ".
+  const message = eventType === '' ? 'skipped a record without an event type' : `skipped unknown event ${eventType}`;
+  return { type: 'warn', warning: { code: 'unknown_event', message, provider_event_type: eventType } };
 }
 
 /** A content part or block type the adapter does not map (server tools, audio...): skipped and counted. */
