@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { renderConfigTable, settingDescriptions, withConfigTable } from '../src/config-table.js';
+import { readAppFacts } from '../src/app-facts.js';
+import { DOCUMENTED_SERVICES, renderConfigTable, settingDescriptions, withConfigTable } from '../src/config-table.js';
 
 const root = resolve(__dirname, '../../..');
 
@@ -36,5 +37,23 @@ describe("README's configuration table", () => {
       ['B', 'Two lines of text.'],
       ['C', ''],
     ]);
+  });
+});
+
+/** The variables named in the first column of the "## Configuration" table of an app's README. */
+function documentedVariables(readme: string): string[] {
+  const section = /^## Configuration[^\n]*\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1] ?? '';
+  const names = section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1] ?? ''));
+  return [...new Set(names)].sort();
+}
+
+describe.each(DOCUMENTED_SERVICES.map(({ app }) => app))("apps/%s/README.md's configuration table", (app) => {
+  it('names exactly the variables the service reads', () => {
+    const settings = Object.keys(readAppFacts(root, app).config?.settings ?? {}).sort();
+    expect(settings.length).toBeGreaterThan(0);
+    expect(documentedVariables(readFileSync(join(root, 'apps', app, 'README.md'), 'utf8'))).toEqual(settings);
   });
 });
