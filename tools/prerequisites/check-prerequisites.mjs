@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BinaryNotFoundError, natsServerBinary, postgresBinDir } from '@llm-stream/testing';
+import { BinaryNotFoundError, findExecutable, natsServerBinary, postgresBinDir } from '@llm-stream/testing';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -76,6 +76,14 @@ const checks = [
       }
       if (!/^v5\./.test(info.kustomizeVersion ?? '')) throw new Missing(`${kubectl} embeds kustomize ${info.kustomizeVersion ?? '(none)'}, not v5`, install);
       return `kubectl ${info.clientVersion?.gitVersion ?? '?'} with kustomize ${info.kustomizeVersion}`;
+    },
+  },
+  {
+    what: 'promtool (the deploy checks run promtool check rules on the alert rules)',
+    check: () => {
+      const promtool = findExecutable('promtool', ['/usr/bin', '/usr/local/bin']);
+      if (promtool === undefined) throw new Missing('promtool not found on PATH, in /usr/bin or /usr/local/bin', 'apt-get install --no-install-recommends prometheus (Debian; it ships promtool)');
+      return `promtool ${/version (\S+)/.exec(run(promtool, ['--version']))?.[1] ?? '?'}`;
     },
   },
 ];

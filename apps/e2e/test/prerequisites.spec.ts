@@ -11,7 +11,7 @@ describe('the prerequisites check', () => {
     const run = check({});
     expect(await run.waitForExit(30_000)).toEqual({ code: 0, signal: null });
     expect(run.lines).toHaveLength(1);
-    expect(run.lines[0]).toMatch(new RegExp(`^\\[prerequisites\\] node ${process.version.replace(/\./g, '\\.')}; nats-server v\\d+\\.\\d+\\.\\d+ .*; pg_ctl \\(PostgreSQL\\) \\d+.*; kubectl .* with kustomize v5\\.`));
+    expect(run.lines[0]).toMatch(new RegExp(`^\\[prerequisites\\] node ${process.version.replace(/\./g, '\\.')}; nats-server v\\d+\\.\\d+\\.\\d+ .*; pg_ctl \\(PostgreSQL\\) \\d+.*; kubectl .* with kustomize v5\\.[^;]*; promtool \\d+\\.\\d+`));
   });
 
   it('lists every missing program with what needs it and how to install it, and fails', async () => {
