@@ -1,7 +1,8 @@
 // bench:e2e — the pipeline under load: replay provider -> gateway -> NATS -> normalizer -> NATS -> gateway ->
 // HTTP client, against the same streams sent by the replay provider straight to the client, in one run.
 // Prints the latency each event gains (p50, p99), the time to the first contract delta, events/s at saturation,
-// memory per open idle stream, and whether 1,000+ concurrent streams ran without errors.
+// memory per open idle stream, whether 1,000+ concurrent streams ran without errors, and the CPU time each
+// process spends per contract event (from /proc: the figure a noisy machine shakes least).
 // Usage: npm run bench:e2e [-- --streams 200 --frames 200 --interval 5 --open 1000 --provider anthropic]
 import { request } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -145,6 +146,24 @@ async function run(count, model, viaGateway) {
   return { latencies, firsts, events, errors, seconds: (now() - started) / 1000 };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (fields 14 and 15, in ticks). */
+const TICKS_PER_SECOND = 100; // USER_HZ: 100 on Linux (sysconf(_SC_CLK_TCK))
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+const CPU_PROCESSES = () => ({ gateway: gateway.pid, normalizer: normalizer.pid, 'nats-server': nats.pid });
+function cpuSnapshot() {
+  return Object.fromEntries(Object.entries(CPU_PROCESSES()).map(([name, pid]) => [name, cpuSeconds(pid)]));
+}
+/** "gateway 21.3 + normalizer 18.0 + nats-server 12.9 = 52.2 us per contract event" between two snapshots. */
+function cpuPerEvent(before, after, events) {
+  const parts = Object.keys(before).map((name) => [name, ((after[name] - before[name]) * 1e6) / events]);
+  const total = parts.reduce((sum, [, us]) => sum + us, 0);
+  return `${parts.map(([name, us]) => `${name} ${us.toFixed(1)}`).join(' + ')} = ${total.toFixed(1)} us per contract event`;
+}
+
 function rssKiB(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
@@ -188,19 +207,25 @@ try {
   const paced = await scenario({ synthetic: { frames: FRAMES, frame_interval_ms: INTERVAL, text_bytes: 32 } });
   await run(Math.min(20, STREAMS), paced, true); // warm-up: JIT, connections, JetStream consumers
   const direct = await run(STREAMS, paced, false);
+  const pacedCpu = cpuSnapshot();
   const piped = await run(STREAMS, paced, true);
+  const pacedCpuAfter = cpuSnapshot();
   out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms (${Math.round((STREAMS * 1000) / INTERVAL)} frames/s offered), tracing on (OTLP to a collector)`);
   out(`  latency send->receipt, direct from the replay provider: p50 ${ms(percentile(direct.latencies, 50))}  p99 ${ms(percentile(direct.latencies, 99))}  (${direct.latencies.length} deltas)`);
   out(`  latency send->receipt, through the gateway pipeline:    p50 ${ms(percentile(piped.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99))}  (${piped.latencies.length} deltas)`);
   out(`  added by the pipeline:                                   p50 ${ms(percentile(piped.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99) - percentile(direct.latencies, 99))}   (targets: < 1 ms, < 5 ms)`);
   out(`  first contract delta - first frame send:                 p50 ${ms(percentile(piped.firsts, 50))}  p99 ${ms(percentile(piped.firsts, 99))}   (direct p50 ${ms(percentile(direct.firsts, 50))}; target < 2 ms at p50)`);
   out(`  errors: ${piped.errors} (direct ${direct.errors})`);
+  out(`  CPU: ${cpuPerEvent(pacedCpu, pacedCpuAfter, piped.events)} (${piped.events} events)`);
 
   // 3. Saturation: streams as fast as the provider can send them.
   const burst = await scenario({ synthetic: { frames: 1000, frame_interval_ms: 0, text_bytes: 32 } });
+  const saturatedCpu = cpuSnapshot();
   const saturated = await run(50, burst, true);
+  const saturatedCpuAfter = cpuSnapshot();
   const saturatedDirect = await run(50, burst, false);
   out(`saturation (50 streams x 1000 frames, no pacing): ${Math.round(saturated.events / saturated.seconds)} contract events/s through the pipeline (direct: ${Math.round(saturatedDirect.events / saturatedDirect.seconds)} SSE records/s), errors ${saturated.errors}`);
+  out(`  CPU at saturation: ${cpuPerEvent(saturatedCpu, saturatedCpuAfter, saturated.events)} (target <= 50 us summed)`);
 
 } finally {
   await Promise.all([gateway.stop(), normalizer.stop(), replay.stop()]);
