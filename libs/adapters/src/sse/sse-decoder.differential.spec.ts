@@ -37,10 +37,11 @@ function viaEventsourceParser(chunks: readonly Uint8Array[]): Observed {
     onComment: (comment) => comments.push(comment),
     onRetry: (value) => (retry = value),
   });
-  // eventsource-parser looks for a BOM as the code units EF BB BF (the BOM's bytes read as Latin-1) at the
-  // start of its first chunk, so it would drop the text "ï»¿" there. In decoded text a BOM is U+FEFF, and
-  // TextDecoder, like our decoder, already removed it; an empty first chunk turns that check off.
-  parser.feed('');
+  // eventsource-parser strips one leading BOM, as U+FEFF or as the code units EF BB BF (the BOM's bytes read
+  // as Latin-1), so it would drop the text "ï»¿" at the start. In decoded text a BOM is U+FEFF, and
+  // TextDecoder, like our decoder, already removed it: a first chunk of one U+FEFF, which it strips, ends its
+  // check (version 4 keeps checking past empty chunks).
+  parser.feed('\uFEFF');
   // The default TextDecoder drops a leading BOM and yields U+FFFD for bad bytes, as the spec's UTF-8 decode does.
   const utf8Decoder = new TextDecoder('utf-8');
   let text = '';
