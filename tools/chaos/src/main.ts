@@ -17,8 +17,12 @@ const log = (line: string): void => {
 };
 // The test-support launchers unref their children and timers; this keeps the run alive while it waits on them.
 const keepAlive = setInterval(() => undefined, 60_000);
-const { run, report } = await runChaos(parsed.options, log);
+const result = await runChaos(parsed.options, log).catch((error: unknown) => {
+  process.stderr.write(`chaos: the run could not complete: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(2);
+});
 clearInterval(keepAlive);
+const { run, report } = result;
 mkdirSync(dirname(parsed.out), { recursive: true });
 writeFileSync(parsed.out, `${JSON.stringify({ options: parsed.options, faults: run.faults, report }, null, 2)}\n`);
 if (parsed.record !== null) writeFileSync(parsed.record, JSON.stringify(run));

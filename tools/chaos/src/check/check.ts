@@ -181,7 +181,7 @@ function percentile(sorted: readonly number[], p: number): number | null {
 }
 
 function faultRow(kind: FaultKind | 'all', faults: readonly FaultRecord[], results: readonly StreamResult[]): FaultRow {
-  const hit = kind === 'all' ? results.filter((r) => !r.client.burst) : results.filter((r) => faults.some((fault) => overlaps(r.client, fault)));
+  const hit = kind === 'all' ? results : results.filter((r) => faults.some((fault) => overlaps(r.client, fault)));
   const count = (names: readonly CheckName[]): number => hit.reduce((sum, r) => sum + r.findings.filter((f) => names.includes(f.check)).length, 0);
   const recoveries: number[] = [];
   for (const fault of faults) {

@@ -15,9 +15,21 @@ function instance<T>(list: readonly T[], target: number): T {
   return chosen;
 }
 
-/** Injects one planned fault from outside the services and returns what happened, with the repair time. */
+/**
+ * Injects one planned fault from outside the services and returns what happened, with the repair time. A
+ * repair that fails (a restart that never gets ready) is recorded in the fault's detail, not thrown: the run
+ * goes on and the checker reports what that cost.
+ */
 export async function injectFault(system: ChaosSystem, fault: PlannedFault, load: LoadFaults, burstSize: number): Promise<FaultRecord> {
   const startedAt = Date.now();
+  try {
+    return await inject(system, fault, load, burstSize, startedAt);
+  } catch (error: unknown) {
+    return { kind: fault.kind, target: fault.kind, startedAt, endedAt: Date.now(), detail: `repair failed: ${error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)}` };
+  }
+}
+
+async function inject(system: ChaosSystem, fault: PlannedFault, load: LoadFaults, burstSize: number, startedAt: number): Promise<FaultRecord> {
   const done = (target: string, detail = ''): FaultRecord => ({ kind: fault.kind, target, startedAt, endedAt: Date.now(), detail });
   switch (fault.kind) {
     case 'kill-gateway': {

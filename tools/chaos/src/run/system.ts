@@ -46,7 +46,8 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
   const servedLogPath = join(workDir, 'served.ndjson');
   // Removed also when the run is interrupted (Ctrl-C): the children are killed by their own cleanups.
   const cleanup = registerCleanup({ removePaths: [workDir] });
-  const nats = await startNatsServer({ storeDir: join(workDir, 'nats-store') });
+  // A restart under load recovers the JetStream store while the machine is saturated: allow it time.
+  const nats = await startNatsServer({ storeDir: join(workDir, 'nats-store'), readyTimeoutMs: 120_000 });
   const postgres = options.store === 'postgres' ? await startPostgres() : null;
   const apiKeys = JSON.stringify(TENANTS.map(({ tenant, key }) => ({ sha256: sha256(key), tenant, reasoning: true })));
   // Shipped settings, LOG_LEVEL included (info): only addresses, keys and ids are set.
