@@ -186,5 +186,20 @@ describe('check: figures', () => {
     expect(row).toMatchObject({ runs: 1, streamsHit: 3, lostFrames: 0, missingTerminals: 0 });
     // Events every 20 ms from T0 + 10: the first at or after T0 + 60 is T0 + 70.
     expect(row.recoveryP50Ms).toBe(10);
+    expect(report.byFault.find((r) => r.kind === 'none')).toMatchObject({ streamsHit: 0 });
+    expect(report.byFault.find((r) => r.kind === 'all')).toMatchObject({ streamsHit: 3 });
+  });
+
+  it('charges a defective stream to the first fault it was open during, once', () => {
+    const first = { kind: 'kill-normalizer' as const, target: 'normalizer-1', startedAt: T0 + 20, endedAt: T0 + 60, detail: '' };
+    const second = { kind: 'kill-audit-log' as const, target: 'audit-log', startedAt: T0 + 80, endedAt: T0 + 120, detail: '' };
+    const run = withDefect((r) => {
+      clientOf(r, 2).events = clientOf(r, 2).events.slice(0, -1);
+      r.backend = { ...r.backend, st_2: r.backend['st_2']!.slice(0, -1) };
+    }, cleanRun(3, [first, second]));
+    const rows = Object.fromEntries(check(run).byFault.map((row) => [row.kind, row]));
+    expect(rows['kill-normalizer']).toMatchObject({ streamsHit: 3, missingTerminals: 1 });
+    expect(rows['kill-audit-log']).toMatchObject({ streamsHit: 3, missingTerminals: 0 });
+    expect(rows['all']).toMatchObject({ missingTerminals: 1 });
   });
 });

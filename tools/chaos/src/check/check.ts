@@ -180,9 +180,23 @@ function percentile(sorted: readonly number[], p: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? null;
 }
 
-function faultRow(kind: FaultKind | 'all', faults: readonly FaultRecord[], results: readonly StreamResult[]): FaultRow {
-  const hit = kind === 'all' ? results : results.filter((r) => faults.some((fault) => overlaps(r.client, fault)));
-  const count = (names: readonly CheckName[]): number => hit.reduce((sum, r) => sum + r.findings.filter((f) => names.includes(f.check)).length, 0);
+/** The kind of the first fault a stream was open during, or null: its defects are charged to that row. */
+function firstFaultKind(run: RecordedRun, client: ClientRecord): FaultKind | null {
+  let first: FaultRecord | undefined;
+  for (const fault of run.faults) if (overlaps(client, fault) && (first === undefined || fault.startedAt < first.startedAt)) first = fault;
+  return first?.kind ?? null;
+}
+
+function faultRow(
+  kind: FaultRow['kind'],
+  faults: readonly FaultRecord[],
+  results: readonly StreamResult[],
+  firstFault: ReadonlyMap<StreamResult, FaultKind | null>,
+): FaultRow {
+  const hit =
+    kind === 'all' ? results : kind === 'none' ? results.filter((r) => firstFault.get(r) === null) : results.filter((r) => faults.some((fault) => overlaps(r.client, fault)));
+  const charged = kind === 'all' || kind === 'none' ? hit : results.filter((r) => firstFault.get(r) === kind);
+  const streamsWith = (names: readonly CheckName[]): number => charged.filter((r) => r.findings.some((f) => names.includes(f.check))).length;
   const recoveries: number[] = [];
   for (const fault of faults) {
     for (const r of hit) {
@@ -195,11 +209,11 @@ function faultRow(kind: FaultKind | 'all', faults: readonly FaultRecord[], resul
     kind,
     runs: faults.length,
     streamsHit: hit.length,
-    lostFrames: hit.reduce((sum, r) => sum + r.framesLost, 0),
-    missingTerminals: count(['missing-terminal']),
-    gaps: count(['client-gap', 'backend-gap', 'stored-gap']),
-    duplicates: count(['client-duplicate', 'backend-duplicate', 'stored-duplicate', 'duplicate-terminal']),
-    wrongOutcomes: count(['wrong-outcome']),
+    lostFrames: charged.reduce((sum, r) => sum + r.framesLost, 0),
+    missingTerminals: streamsWith(['missing-terminal']),
+    gaps: streamsWith(['client-gap', 'backend-gap', 'stored-gap']),
+    duplicates: streamsWith(['client-duplicate', 'backend-duplicate', 'stored-duplicate', 'duplicate-terminal']),
+    wrongOutcomes: streamsWith(['wrong-outcome']),
     recoveryP50Ms: percentile(recoveries, 0.5),
     recoveryMaxMs: recoveries.at(-1) ?? null,
   };
@@ -229,6 +243,7 @@ export function check(run: RecordedRun): Report {
     }
   }
   const kinds = [...new Set(run.faults.map((fault) => fault.kind))];
+  const firstFault = new Map(results.map((r) => [r, firstFaultKind(run, r.client)] as const));
   const counts = Object.fromEntries(CHECK_NAMES.map((name) => [name, findings.filter((f) => f.check === name).length])) as Record<CheckName, number>;
   const accepted = results.filter((r) => r.client.streamId !== null);
   return {
@@ -247,8 +262,9 @@ export function check(run: RecordedRun): Report {
     refusals,
     stalls: stalls(run),
     byFault: [
-      ...kinds.map((kind) => faultRow(kind, run.faults.filter((fault) => fault.kind === kind), results)),
-      faultRow('all', [], results),
+      ...kinds.map((kind) => faultRow(kind, run.faults.filter((fault) => fault.kind === kind), results, firstFault)),
+      faultRow('none', [], results, firstFault),
+      faultRow('all', [], results, firstFault),
     ],
     findings,
     counts,

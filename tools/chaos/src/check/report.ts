@@ -25,9 +25,13 @@ export type CheckName =
   | 'audit-verify-failed'
   | 'slowed-by-slow-reader';
 
-/** A row of the closing table: one fault kind, and what the streams it hit suffered. */
+/**
+ * A row of the closing table: one fault kind, the streams open during it (`streamsHit`, which overlap between
+ * rows), and the streams with each defect, each stream charged to the first fault it was open during, so the
+ * defect columns add up to the `all` row. `none`: streams no fault touched.
+ */
 export interface FaultRow {
-  readonly kind: FaultKind | 'all';
+  readonly kind: FaultKind | 'none' | 'all';
   readonly runs: number;
   readonly streamsHit: number;
   readonly lostFrames: number;

@@ -8,6 +8,10 @@ import type { SeenEvent } from '../recorded-run.js';
  */
 export class BackendSubscriber {
   readonly seen = new Map<string, SeenEvent[]>();
+  /** Gaps the typed client gave up waiting for (its gap timeout); the events after them were delivered. */
+  readonly gaps: { readonly streamId: string; readonly expectedSeq: number; readonly at: number }[] = [];
+  /** Set when a subscription ended with an error: the backend saw nothing after that. */
+  failure: string | null = null;
   private readonly subscriptions: EventSubscription[] = [];
   private readonly loops: Promise<void>[] = [];
 
@@ -17,7 +21,13 @@ export class BackendSubscriber {
     const nc = await connect({ servers: natsUrl, name: 'chaos-backend', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     const backend = new BackendSubscriber(nc);
     for (const tenant of tenants) {
-      const subscription = new LlmStreamClient(nc, { tenant }).tenantStreams({ since: 'all' });
+      // A gap the client gives up on is what the backend saw: recorded, and the iteration goes on.
+      const subscription = new LlmStreamClient(nc, { tenant }).tenantStreams({
+        since: 'all',
+        onGap: (gap) => {
+          backend.gaps.push({ streamId: gap.streamId, expectedSeq: gap.expectedSeq, at: Date.now() });
+        },
+      });
       backend.subscriptions.push(subscription);
       backend.loops.push(
         (async () => {
@@ -26,7 +36,9 @@ export class BackendSubscriber {
             list.push({ seq: event.seq, type: event.type, at: Date.now() });
             backend.seen.set(event.stream_id, list);
           }
-        })(),
+        })().catch((error: unknown) => {
+          backend.failure = `${tenant}: ${error instanceof Error ? error.message : String(error)}`;
+        }),
       );
     }
     return backend;

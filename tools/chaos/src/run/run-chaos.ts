@@ -93,6 +93,8 @@ export async function runChaos(options: ChaosOptions, log: (line: string) => voi
       if (view !== null) audit[streamId] = view;
     });
     await backend.close();
+    if (backend.failure !== null) log(`the backend subscriber failed: ${backend.failure}`);
+    if (backend.gaps.length > 0) log(`the backend subscriber gave up on ${backend.gaps.length} gap(s)`);
     const run: RecordedRun = {
       seed: options.seed,
       startedAt,
