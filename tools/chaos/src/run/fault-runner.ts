@@ -6,7 +6,7 @@ export interface LoadFaults {
   /** Starts `count` extra short streams spread over `holdMs`; resolves when the last one was sent. */
   burst(count: number, holdMs: number): Promise<string>;
   /** Starts one client that stops reading for `holdMs`; resolves with the pause's times once it read again. */
-  slowReader(holdMs: number): Promise<{ readonly startedAt: number; readonly endedAt: number; readonly key: string }>;
+  slowReader(holdMs: number): Promise<{ readonly startedAt: number; readonly endedAt: number; readonly key: string; readonly paused: boolean }>;
 }
 
 function instance<T>(list: readonly T[], target: number): T {
@@ -78,7 +78,7 @@ async function inject(system: ChaosSystem, fault: PlannedFault, load: LoadFaults
       return done('gateways', await load.burst(burstSize, fault.holdMs));
     case 'slow-reader': {
       const pause = await load.slowReader(fault.holdMs);
-      return { kind: fault.kind, target: pause.key, startedAt: pause.startedAt, endedAt: pause.endedAt, detail: `stopped reading ${fault.holdMs} ms` };
+      return { kind: fault.kind, target: pause.key, startedAt: pause.startedAt, endedAt: pause.endedAt, detail: pause.paused ? `stopped reading ${fault.holdMs} ms` : 'void: the stream ended before its third event' };
     }
     default:
       return fault.kind satisfies never;

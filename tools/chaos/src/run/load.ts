@@ -49,17 +49,23 @@ export class Load implements LoadFaults {
     return `${count} extra streams in ${Date.now() - started} ms`;
   }
 
-  async slowReader(holdMs: number): Promise<{ startedAt: number; endedAt: number; key: string }> {
+  async slowReader(holdMs: number): Promise<{ startedAt: number; endedAt: number; key: string; paused: boolean }> {
     const plan = this.plan({ short: false, synthetic: true });
     return new Promise((resolve) => {
+      let paused = false;
       const slow: SlowReading = {
         afterEvents: 3,
         pauseMs: holdMs,
         onPause: (startedAt, endedAt) => {
-          resolve({ startedAt, endedAt, key: plan.key });
+          paused = true;
+          resolve({ startedAt, endedAt, key: plan.key, paused });
         },
       };
-      void this.launch(plan, false, slow);
+      // A stream that ends before its third event (refused, broken) never pauses: the fault is then void.
+      void this.launch(plan, false, slow).finally(() => {
+        const now = Date.now();
+        if (!paused) resolve({ startedAt: now, endedAt: now, key: plan.key, paused });
+      });
     });
   }
 
