@@ -10,6 +10,8 @@ export interface ReplayConfig {
   readonly requiredApiKey: string | null;
   /** Oldest entries of the request log are dropped beyond this many, so long benchmarks stay bounded. */
   readonly requestLogLimit: number;
+  /** NDJSON file that gets one line per answered provider request (body and cut offset); null: off. */
+  readonly servedLogPath: string | null;
 }
 
 /** A configuration error names the variable so the one line printed at start says what to fix. */
@@ -42,12 +44,17 @@ export function parseConfig(env: Env, defaultTranscriptsDir: string): Result<Rep
   }
   const requestLogLimit = parseInteger(env, 'REPLAY_REQUEST_LOG_LIMIT', DEFAULT_REQUEST_LOG_LIMIT, 1, 10_000_000);
   if (!requestLogLimit.ok) return requestLogLimit;
+  const servedLogPath = env['REPLAY_SERVED_LOG'];
+  if (servedLogPath?.trim() === '') {
+    return invalid('REPLAY_SERVED_LOG', 'must be a file path when set (unset it to log nothing)');
+  }
   return ok({
     port: port.value,
     host,
     transcriptsDir,
     requiredApiKey: requiredApiKey ?? null,
     requestLogLimit: requestLogLimit.value,
+    servedLogPath: servedLogPath ?? null,
   });
 }
 

@@ -9,6 +9,8 @@ export type DeliveryOutcome = 'ended' | 'cut' | 'client_gone';
 export interface DeliveryHooks {
   /** Called just before the writer closes the connection on purpose, so the close is not taken for a client abort. */
   readonly onCut: () => void;
+  /** Called with each piece of body bytes as it is handed to the socket (the served-body log keeps them). */
+  readonly onWrite?: (bytes: Buffer) => void;
 }
 
 /**
@@ -139,6 +141,7 @@ class ChunkWriter {
 
   private send(bytes: Buffer): Promise<void> {
     this.written += bytes.length;
+    this.hooks.onWrite?.(bytes);
     return new Promise((resolve, reject) => {
       if (this.signal.aborted) {
         reject(new Error('client gone'));

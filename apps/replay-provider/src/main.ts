@@ -5,6 +5,7 @@ import { parseConfig } from './config.js';
 import { RequestLog } from './request-log.js';
 import { createRouter } from './router.js';
 import { ScenarioStore } from './scenario-store.js';
+import { ServedLog } from './served-log.js';
 import { TranscriptStore } from './transcript-store.js';
 
 // dist/main.js → <repo>/conformance/transcripts, wherever the repository is checked out.
@@ -19,7 +20,7 @@ if (!config.ok) {
   logLine(process.stderr, { level: 'error', msg: config.error.message, variable: config.error.variable });
   process.exit(1);
 }
-const { host, port, transcriptsDir, requiredApiKey, requestLogLimit } = config.value;
+const { host, port, transcriptsDir, requiredApiKey, requestLogLimit, servedLogPath } = config.value;
 
 const server = createServer(
   // Nagle off: each write leaves at once, so chunk boundaries and frame delays reach the client as planned.
@@ -29,6 +30,7 @@ const server = createServer(
     scenarios: new ScenarioStore(),
     requestLog: new RequestLog(requestLogLimit),
     requiredApiKey,
+    servedLog: servedLogPath === null ? null : new ServedLog(servedLogPath),
   }),
 );
 

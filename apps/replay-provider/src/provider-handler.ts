@@ -9,6 +9,7 @@ import { keepAliveBytes, presentedApiKey, requestIdHeaders, streamHeaders } from
 import type { RequestLog } from './request-log.js';
 import { scenarioIdOfModel, type Delivery, type ScenarioResponse } from './scenario.js';
 import type { ScenarioStore } from './scenario-store.js';
+import type { ServedLog } from './served-log.js';
 import { splitRecords } from './sse-records.js';
 import { syntheticFrames } from './synthetic/synthetic-frames.js';
 import type { TranscriptStore } from './transcript-store.js';
@@ -18,6 +19,8 @@ export interface ProviderDeps {
   readonly scenarios: ScenarioStore;
   readonly requestLog: RequestLog;
   readonly requiredApiKey: string | null;
+  /** Off (null) unless REPLAY_SERVED_LOG is set. */
+  readonly servedLog: ServedLog | null;
 }
 
 export interface ProviderCall {
@@ -81,6 +84,7 @@ export async function handleProviderCall(
     entry.status = error.status;
     entry.served = `error:${error.status}`;
     sendBody(response, error.status, { 'content-type': error.contentType, ...requestIdHeaders(call.provider, entry.id) }, error.body);
+    deps.servedLog?.append(entry, 'error', Buffer.from(error.body));
   };
 
   const presented = presentedApiKey(call.provider, request.headers, call.query);
@@ -121,6 +125,7 @@ export async function handleProviderCall(
       entry.status = planned.status;
       entry.served = `error:${planned.status}`;
       sendBody(response, planned.status, { ...requestIdHeaders(call.provider, entry.id), ...planned.headers }, planned.body);
+      deps.servedLog?.append(entry, 'error', Buffer.from(planned.body));
       return;
     case 'transcript': {
       const provider = planned.transcript.provider ?? call.provider;
@@ -144,8 +149,14 @@ export async function handleProviderCall(
   entry.status = 200;
   response.writeHead(200, streamHeaders(call.provider, entry.id));
   response.flushHeaders();
-  const hooks = { onCut: () => (cutByServer = true) };
-  await deliver(response, frames, planned.delivery, keepAliveBytes(call.provider), abort.signal, hooks);
+  const written: Buffer[] = [];
+  const servedLog = deps.servedLog;
+  const hooks = {
+    onCut: () => (cutByServer = true),
+    ...(servedLog === null ? {} : { onWrite: (bytes: Buffer) => written.push(bytes) }),
+  };
+  const outcome = await deliver(response, frames, planned.delivery, keepAliveBytes(call.provider), abort.signal, hooks);
+  servedLog?.append(entry, outcome, Buffer.concat(written));
 }
 
 function bodyModel(parsed: ParsedBody): string | null {

@@ -14,6 +14,7 @@ describe('configuration errors exit 1 with one line naming the variable', () => 
     ['REPLAY_TRANSCRIPTS_DIR', '/nonexistent/transcripts'],
     ['REPLAY_REQUIRE_API_KEY', ''],
     ['REPLAY_REQUEST_LOG_LIMIT', '0'],
+    ['REPLAY_SERVED_LOG', ''],
   ])('%s=%j', async (variable, value) => {
     const result = await runToExit({ [variable]: value });
     expect(result.code).toBe(1);

@@ -81,6 +81,19 @@ describe('startNatsServer', () => {
     expect(next.seq).toBe(2);
   });
 
+  it('pauses with SIGSTOP (nothing is answered, the process lives) and answers again after resume', async () => {
+    const server = await start();
+    server.pause();
+    try {
+      await expect(natsRequest(server.port, '$JS.API.INFO', '', 500)).rejects.toThrow(/no reply/);
+      expect(server.isRunning()).toBe(true);
+    } finally {
+      server.resume();
+    }
+    const info = JSON.parse(await natsRequest(server.port, '$JS.API.INFO', '')) as { type?: string };
+    expect(info.type).toBe('io.nats.jetstream.api.v1.account_info_response');
+  });
+
   it('gives servers started in parallel different ports and store directories', async () => {
     const [a, b] = await Promise.all([start(), start()]);
 

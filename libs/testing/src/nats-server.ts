@@ -37,6 +37,10 @@ export interface NatsServerHandle {
   stop(): Promise<void>;
   /** Sends `signal` (default SIGKILL, a crash) and waits for the exit; store and port stay for {@link restart}. */
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGSTOP: the process freezes (sockets stay open, nothing is answered) until {@link resume}; a pause, not a crash. */
+  pause(): void;
+  /** SIGCONT after {@link pause}. */
+  resume(): void;
   /** Starts the server again on the same ports and store dir (stopping it gracefully first if it runs), then waits until ready. */
   restart(): Promise<void>;
   isRunning(): boolean;
@@ -203,6 +207,14 @@ export async function startNatsServer(options: StartNatsServerOptions = {}): Pro
       rmSync(tempDir, { recursive: true, force: true });
     },
     kill: (signal: NodeJS.Signals = 'SIGKILL') => signalAndWait(signal),
+    pause: () => {
+      const { child } = current();
+      if (isAlive(child)) child.kill('SIGSTOP');
+    },
+    resume: () => {
+      const { child } = current();
+      if (isAlive(child)) child.kill('SIGCONT');
+    },
     restart: async () => {
       await signalAndWait('SIGTERM');
       await launch();

@@ -1,0 +1,205 @@
+import { check } from '../src/check/check.js';
+import type { CheckName } from '../src/check/report.js';
+import type { RecordedRun } from '../src/recorded-run.js';
+import { RECORDS, T0, cleanRun } from './support/recorded-run-builder.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A clean run with one stream (st_2) edited. */
+function withDefect(edit: (run: Mutable<RecordedRun>) => void, base: RecordedRun = cleanRun()): RecordedRun {
+  const run = structuredClone(base) as Mutable<RecordedRun>;
+  edit(run);
+  return run;
+}
+
+function only(run: RecordedRun): Partial<Record<CheckName, number>> {
+  const report = check(run);
+  return Object.fromEntries(Object.entries(report.counts).filter(([, count]) => count > 0));
+}
+
+const clientOf = (run: Mutable<RecordedRun>, n: number) => run.clients[n - 1] as Mutable<RecordedRun['clients'][number]>;
+
+describe('check: a clean recorded run', () => {
+  it('finds nothing, counts every frame and every stream as expected', () => {
+    const report = check(cleanRun());
+    expect(report.ok).toBe(true);
+    expect(report.findings).toEqual([]);
+    expect(report.exactlyOneTerminal).toBe(3);
+    expect(report.outcomeAsExpected).toBe(3);
+    expect(report.framesSent).toBe(3 * RECORDS.length);
+    expect(report.framesLost).toBe(0);
+  });
+});
+
+describe('check: each defect is found (each check can fail)', () => {
+  it('a client without its terminal event', () => {
+    const run = withDefect((r) => {
+      clientOf(r, 2).events = clientOf(r, 2).events.slice(0, -1);
+    });
+    expect(only(run)).toEqual({ 'missing-terminal': 1 });
+    expect(check(run).ok).toBe(false);
+  });
+
+  it('a stream the audit log still shows running', () => {
+    const run = withDefect((r) => {
+      r.audit = { ...r.audit, st_2: { ...r.audit['st_2']!, status: 'running' } };
+    });
+    expect(only(run)).toEqual({ 'missing-terminal': 1 });
+  });
+
+  it('a 200 that never gave a stream id or any event', () => {
+    const run = withDefect((r) => {
+      const client = clientOf(r, 2);
+      client.streamId = null;
+      client.events = [];
+    });
+    expect(only(run)).toEqual({ 'missing-terminal': 1 });
+  });
+
+  it('two terminal events at the backend', () => {
+    const run = withDefect((r) => {
+      const events = r.backend['st_2']!;
+      r.backend = { ...r.backend, st_2: [...events, { seq: 7, type: 'stream.error', at: T0 + 900 }] };
+    });
+    expect(only(run)).toEqual({ 'duplicate-terminal': 1 });
+  });
+
+  it('a gap in what a client saw', () => {
+    const run = withDefect((r) => {
+      clientOf(r, 2).events = clientOf(r, 2).events.filter((event) => event.seq !== 3);
+    });
+    expect(only(run)).toEqual({ 'client-gap': 1 });
+  });
+
+  it('a duplicate a client saw after a resume', () => {
+    const run = withDefect((r) => {
+      const events = clientOf(r, 2).events;
+      clientOf(r, 2).events = [...events.slice(0, 4), events[3]!, ...events.slice(4)];
+    });
+    expect(only(run)).toEqual({ 'client-duplicate': 1 });
+  });
+
+  it('a gap and a duplicate at the backend', () => {
+    expect(only(withDefect((r) => (r.backend = { ...r.backend, st_2: r.backend['st_2']!.filter((e) => e.seq !== 4) })))).toEqual({ 'backend-gap': 1 });
+    expect(only(withDefect((r) => (r.backend = { ...r.backend, st_2: [...r.backend['st_2']!.slice(0, 2), r.backend['st_2']![1]!, ...r.backend['st_2']!.slice(2)] })))).toEqual({
+      'backend-duplicate': 1,
+    });
+  });
+
+  it('a hole and a duplicate in what JetStream stored', () => {
+    const hole = withDefect((r) => (r.stored = { ...r.stored, st_2: r.stored['st_2']!.filter((e) => e.seq !== 4) }));
+    // The hole also loses a delta, so the stored outcome no longer matches the transcript's text.
+    expect(only(hole)).toEqual({ 'stored-gap': 1, 'wrong-outcome': 1 });
+    const duplicate = withDefect((r) => (r.stored = { ...r.stored, st_2: [...r.stored['st_2']!, r.stored['st_2']![2]!] }));
+    expect(only(duplicate)).toEqual({ 'stored-duplicate': 1 });
+  });
+
+  it('an outcome other than the transcript expects', () => {
+    const run = withDefect((r) => {
+      const events = r.stored['st_2']!.slice(0, 5);
+      r.stored = { ...r.stored, st_2: [...events, { type: 'stream.error', seq: 6, stream_id: 'st_2', status: 'interrupted', error: { category: 'transport_interrupted' } }] };
+    });
+    const report = check(run);
+    expect(only(run)).toEqual({ 'wrong-outcome': 1 });
+    expect(report.findings[0]!.detail).toContain('ended interrupted, expected completed');
+  });
+
+  it('an interruption is accepted only when the stream gateway died while it ran', () => {
+    const interrupted = (r: Mutable<RecordedRun>): void => {
+      const events = r.stored['st_2']!.slice(0, 4);
+      r.stored = { ...r.stored, st_2: [...events, { type: 'stream.error', seq: 5, stream_id: 'st_2', status: 'interrupted', error: { category: 'transport_interrupted' } }] };
+      r.backend = { ...r.backend, st_2: r.backend['st_2']!.slice(0, 4).concat({ seq: 5, type: 'stream.error', at: T0 + 300 }) };
+      clientOf(r, 2).events = clientOf(r, 2).events.slice(0, 4).concat({ seq: 5, type: 'stream.error', at: T0 + 300 });
+      r.audit = { ...r.audit, st_2: { ...r.audit['st_2']!, status: 'interrupted', eventSeqs: [1, 2, 3, 4, 5] } };
+    };
+    const kill = { kind: 'kill-gateway' as const, target: 'gw-1', startedAt: T0 + 50, endedAt: T0 + 120, detail: '' };
+    expect(only(withDefect(interrupted))).toEqual({ 'wrong-outcome': 1 });
+    const explained = check(withDefect(interrupted, cleanRun(3, [kill])));
+    expect(explained.ok).toBe(true);
+    expect(explained.explainedInterruptions).toBe(1);
+    const otherGateway = check(withDefect(interrupted, cleanRun(3, [{ ...kill, target: 'gw-2' }])));
+    expect(otherGateway.counts['wrong-outcome']).toBe(1);
+  });
+
+  it('a frame the upstream sent that the stored raw trace lacks', () => {
+    const run = withDefect((r) => {
+      const audit = r.audit['st_2']!;
+      r.audit = { ...r.audit, st_2: { ...audit, raw: audit.raw.filter((record) => record.text !== RECORDS[2]) } };
+    });
+    expect(only(run)).toEqual({ 'lost-frames': 1 });
+    expect(check(run).framesLost).toBe(1);
+  });
+
+  it('trailing frames a dead gateway never read are not lost, a hole before a stored frame is', () => {
+    const kill = { kind: 'replace-gateway' as const, target: 'gw-1', startedAt: T0 + 100, endedAt: T0 + 150, detail: '' };
+    const truncate = (keep: (text: string | undefined) => boolean) => (r: Mutable<RecordedRun>) => {
+      const audit = r.audit['st_2']!;
+      r.audit = { ...r.audit, st_2: { ...audit, raw: audit.raw.filter((record) => record.kind !== 'attempt.end' && keep(record.text)) } };
+    };
+    const tail = new Set(RECORDS.slice(4));
+    expect(check(withDefect(truncate((text) => !tail.has(text ?? '')), cleanRun(3, [kill]))).framesLost).toBe(0);
+    expect(check(withDefect(truncate((text) => !tail.has(text ?? '')))).framesLost).toBe(2);
+    expect(check(withDefect(truncate((text) => text !== RECORDS[1]), cleanRun(3, [kill]))).framesLost).toBe(1);
+  });
+
+  it('events missing from the audit log, and a stream it does not know', () => {
+    const missing = withDefect((r) => (r.audit = { ...r.audit, st_2: { ...r.audit['st_2']!, eventSeqs: [1, 2, 3] } }));
+    expect(only(missing)).toEqual({ 'audit-missing-events': 1 });
+    const unknown = withDefect((r) => {
+      const { st_2: _dropped, ...rest } = r.audit;
+      r.audit = rest;
+    });
+    expect(only(unknown)).toEqual({ 'audit-missing-events': 1 });
+  });
+
+  it('a stream failing /verify', () => {
+    const run = withDefect((r) => (r.audit = { ...r.audit, st_2: { ...r.audit['st_2']!, verifyOk: false, verifyDetail: 'chain broken at seq 3' } }));
+    expect(only(run)).toEqual({ 'audit-verify-failed': 1 });
+  });
+
+  it('another stream slowed down while a client stopped reading', () => {
+    const window = { kind: 'slow-reader' as const, target: 'sc_1', startedAt: T0 + 50, endedAt: T0 + 30_050, detail: '' };
+    const slowed = withDefect(
+      (r) => {
+        clientOf(r, 1).slowReader = true;
+        const events = clientOf(r, 2).events;
+        clientOf(r, 2).events = events.map((event, n) => (n >= 3 ? { ...event, at: event.at + 4_000 } : event));
+        clientOf(r, 2).endedAt += 4_000;
+      },
+      cleanRun(3, [window]),
+    );
+    expect(only(slowed)).toEqual({ 'slowed-by-slow-reader': 1 });
+    const notSlowed = withDefect((r) => (clientOf(r, 1).slowReader = true), cleanRun(3, [window]));
+    expect(check(notSlowed).ok).toBe(true);
+  });
+});
+
+describe('check: figures', () => {
+  it('counts refusals by status and recovery per fault kind', () => {
+    const kill = { kind: 'kill-normalizer' as const, target: 'normalizer-1', startedAt: T0 + 20, endedAt: T0 + 60, detail: '' };
+    const run = withDefect((r) => {
+      clientOf(r, 3).requests = [{ kind: 'post', gateway: 'http://gw-1', at: T0, status: 503, error: 'draining', events: 0 }, ...clientOf(r, 3).requests];
+    }, cleanRun(3, [kill]));
+    const report = check(run);
+    expect(report.refusals).toEqual({ '503': 1 });
+    const row = report.byFault.find((r) => r.kind === 'kill-normalizer')!;
+    expect(row).toMatchObject({ runs: 1, streamsHit: 3, lostFrames: 0, missingTerminals: 0 });
+    // Events every 20 ms from T0 + 10: the first at or after T0 + 60 is T0 + 70.
+    expect(row.recoveryP50Ms).toBe(10);
+    expect(report.byFault.find((r) => r.kind === 'none')).toMatchObject({ streamsHit: 0 });
+    expect(report.byFault.find((r) => r.kind === 'all')).toMatchObject({ streamsHit: 3 });
+  });
+
+  it('charges a defective stream to the first fault it was open during, once', () => {
+    const first = { kind: 'kill-normalizer' as const, target: 'normalizer-1', startedAt: T0 + 20, endedAt: T0 + 60, detail: '' };
+    const second = { kind: 'kill-audit-log' as const, target: 'audit-log', startedAt: T0 + 80, endedAt: T0 + 120, detail: '' };
+    const run = withDefect((r) => {
+      clientOf(r, 2).events = clientOf(r, 2).events.slice(0, -1);
+      r.backend = { ...r.backend, st_2: r.backend['st_2']!.slice(0, -1) };
+    }, cleanRun(3, [first, second]));
+    const rows = Object.fromEntries(check(run).byFault.map((row) => [row.kind, row]));
+    expect(rows['kill-normalizer']).toMatchObject({ streamsHit: 3, missingTerminals: 1 });
+    expect(rows['kill-audit-log']).toMatchObject({ streamsHit: 3, missingTerminals: 0 });
+    expect(rows['all']).toMatchObject({ missingTerminals: 1 });
+  });
+});
