@@ -93,7 +93,8 @@ export async function runClientStream(plan: StreamPlan, options: ClientOptions):
         attempt = await read(response, kind, base, at);
       } else {
         const last = events.at(-1)?.seq ?? 0;
-        const response = await fetch(`${base}/v1/streams/${streamId ?? ''}/events?after=${last}`, { headers, signal: options.signal });
+        // As a browser's EventSource resumes: the last id it saw, in the Last-Event-ID header.
+        const response = await fetch(`${base}/v1/streams/${streamId ?? ''}/events`, { headers: { ...headers, 'last-event-id': String(last) }, signal: options.signal });
         attempt = await read(response, kind, base, at);
       }
     } catch (caught: unknown) {
