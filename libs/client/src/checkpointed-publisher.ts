@@ -3,6 +3,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { EncodedHeaders } from './encoded-headers.js';
 import { headersOfBlock } from './header-block.js';
 import { PublishError } from './publish-error.js';
+import { onConnectionChange, type ConnectionChange } from './reconnects.js';
 import { RetryLoop, type RetryDelays } from './retry-loop.js';
 
 /** How many messages a stream holds for one (literal) subject. */
@@ -79,6 +80,13 @@ export class CheckpointedPublisher {
   private readonly maxUnconfirmed: number;
   private readonly maxBuffered: number;
   private readonly retrying: RetryLoop;
+  private stopListening: (() => void) | undefined;
+  /** Since a disconnect, until the repair after the reconnect: new messages wait here, in order. */
+  private holding = false;
+  private held: OutgoingMessage[] = [];
+  /** The highest position sent before the hold began: what the subject must hold before the held ones go. */
+  private sentBeforeHold = 0;
+  private repairing = false;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -101,6 +109,7 @@ export class CheckpointedPublisher {
 
   /** Ends the retries: a call waiting for JetStream fails with a PublishError (shutdown, tests). */
   close(): void {
+    this.stopListening?.();
     this.retrying.stop();
   }
 
@@ -111,10 +120,14 @@ export class CheckpointedPublisher {
 
   /** Core-publishes a message; a storage check starts in the background when enough are unconfirmed. */
   publish(message: OutgoingMessage): void {
-    deferPublish(this.nc, this.subject, message);
+    this.stopListening ??= onConnectionChange(this.nc, (change) => {
+      this.connectionChanged(change);
+    });
+    if (this.holding) this.held.push(message);
+    else deferPublish(this.nc, this.subject, message);
     this.unconfirmed.push(message);
     this.published = Math.max(this.published, message.position);
-    if (this.unconfirmed.length >= this.every && !this.checking) {
+    if (this.unconfirmed.length >= this.every && !this.checking && !this.holding) {
       this.checking = true;
       this.checkpoint()
         .catch((error: unknown) => {
@@ -140,6 +153,10 @@ export class CheckpointedPublisher {
 
   /** Call after the subject's last message: proves every message stored, republishing what is missing. */
   async finish(): Promise<FinishResult> {
+    this.stopListening?.();
+    // The end takes over a hold: every unconfirmed message (the held ones too) is republished in order below.
+    this.holding = false;
+    this.held = [];
     this.rethrowBackgroundError();
     let republished = 0;
     for (let round = 0; ; round += 1) {
@@ -157,6 +174,44 @@ export class CheckpointedPublisher {
       for (const message of this.unconfirmed) await this.send(message);
       republished += this.unconfirmed.length;
     }
+  }
+
+  /**
+   * A disconnect starts a hold: what is core-published into a dying connection may be lost, and what follows
+   * it must not be stored before the repair of that loss, or the stored order would no longer be the
+   * publication order. The reconnect starts the repair.
+   */
+  private connectionChanged(change: ConnectionChange): void {
+    if (change === 'disconnect') {
+      if (!this.holding) this.sentBeforeHold = this.published;
+      this.holding = true;
+      return;
+    }
+    if (this.repairing || !this.holding) return;
+    this.repairing = true;
+    this.repair()
+      .catch(() => undefined)
+      .finally(() => {
+        this.repairing = false;
+      });
+  }
+
+  /**
+   * After a reconnect: whatever the server lost (a crash loses what it had not written yet) is republished
+   * with acks, in order, then the held messages go out, so the subject's stored order stays the publication
+   * order and readers waiting at a gap go on at once, not at the end of the stream.
+   */
+  private async repair(): Promise<void> {
+    const stored = await this.confirmedCount();
+    if (stored < this.sentBeforeHold) {
+      const held = new Set(this.held);
+      for (const message of this.unconfirmed.filter((each) => !held.has(each))) await this.send(message);
+    }
+    if (!this.holding) return;
+    this.holding = false;
+    const release = this.held;
+    this.held = [];
+    for (const message of release) deferPublish(this.nc, this.subject, message);
   }
 
   /** How many messages the subject holds, counted after every publish sent so far reached the server. */

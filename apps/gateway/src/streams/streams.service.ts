@@ -204,7 +204,7 @@ export class StreamsService {
     traceId: string | undefined,
   ): Promise<void> {
     const writer = new SseWriter(response, KEEP_ALIVE_MS);
-    const feed = new EventFeed(this.js, tenant, streamId, afterSeq);
+    const feed = new EventFeed(this.js, this.nc, tenant, streamId, afterSeq);
     writer.open(streamId);
     this.attachReader(runner, tenant, streamId);
     let ended = false;

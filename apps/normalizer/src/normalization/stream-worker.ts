@@ -80,7 +80,7 @@ export class StreamWorker {
       contextFromHeaders(headerLookup(workMessage.headers)),
     );
     this.observed = { item, traceId: this.span.spanContext().traceId };
-    this.reader = new OrderedReader(deps.js, STREAM_NAMES.raw, rawSubject(item.tenant, item.stream_id));
+    this.reader = new OrderedReader(deps.js, STREAM_NAMES.raw, rawSubject(item.tenant, item.stream_id), { connection: deps.nc });
   }
 
   get streamId(): string {
@@ -143,6 +143,7 @@ export class StreamWorker {
       this.reader.close();
     }
     if (!session.terminal) {
+      publisher.close();
       this.endSpan();
       if (this.handingOver) {
         this.workMessage.nak();
