@@ -24,6 +24,7 @@ import { ApiError } from '../errors/api-error.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
 import { planUpstream } from '../upstream/upstream-plan.js';
+import { refusalMessage } from './admission.js';
 import { EventFeed, type StoredEvent } from './event-feed.js';
 import { isVisibleTo } from './projection.js';
 import { SseWriter } from './sse-writer.js';
@@ -33,6 +34,8 @@ import { StreamRegistry } from './stream-registry.service.js';
 import { StreamRunner } from './stream-runner.js';
 
 const KEEP_ALIVE_MS = 15_000;
+/** `Retry-After` of an `overloaded` refusal: a stream slot or a calmer event loop is usually a second away. */
+const OVERLOAD_RETRY_AFTER_S = 1;
 
 /** The HTTP API's behaviour: create a stream, follow (resume) one, cancel one. */
 @Injectable()
@@ -59,6 +62,11 @@ export class StreamsService {
     response: ServerResponse,
   ): Promise<void> {
     if (!this.registry.isAccepting) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the gateway is shutting down');
+    const refusal = this.registry.refusal();
+    if (refusal !== undefined) {
+      this.metrics.streamsRefused.inc({ reason: refusal.reason });
+      throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'overloaded', refusalMessage(refusal, this.registry.limits), OVERLOAD_RETRY_AFTER_S);
+    }
     if (!isProviderName(provider)) {
       throw new ApiError(
         HttpStatus.NOT_FOUND,
