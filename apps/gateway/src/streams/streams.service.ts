@@ -233,8 +233,8 @@ export class StreamsService {
           firstDelta = false;
           this.metrics.timeToFirstDelta.observe({ provider }, (Date.now() - acceptedAt) / 1000);
         }
+        if (event.type === 'stream.done' || event.type === 'stream.error') ended = true;
       }
-      ended = true;
     } catch (error) {
       // The headers are out: nothing to answer, but the line must say which stream (the framework's would not).
       this.logger.error('cannot read the stream from JetStream', {
@@ -243,7 +243,10 @@ export class StreamsService {
         error: error instanceof Error ? error.message : String(error),
       });
     } finally {
-      writer.end();
+      // Never a clean end without the terminal event: the client would take the answer for complete. A cut
+      // connection tells it to resume (GET .../events with Last-Event-ID) on this or another gateway.
+      if (ended) writer.end();
+      else writer.cut();
     }
   }
 
