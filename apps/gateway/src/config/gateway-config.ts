@@ -147,7 +147,7 @@ export class GatewayConfig extends ServiceConfig {
   @Max(1_000_000)
   MAX_OPEN_STREAMS = 1_000;
 
-  /** Event-loop lag above which new streams are refused with 503 `overloaded` (the open ones keep their latency). */
+  /** Event-loop lag (median over the last second) above which new streams are refused with 503 `overloaded`. */
   @Type(() => Number)
   @IsInt()
   @Min(10)
