@@ -83,7 +83,11 @@ function frameCount(records: readonly { kind: string }[]): number {
 
 /** Problems of one stream's stored raw trace: raw_seq 1..n with no gap, and every frame the control stream had. */
 async function traceProblems(pipeline: Pipeline, streamId: string, expectedFrames: number): Promise<string[]> {
-  const records = await readRawTrace(pipeline.nc, pipeline.jsm, 'acme', streamId);
+  // The test's own reads are retried: on a loaded machine a JetStream request of the test can time out.
+  const records = await waitFor(() => readRawTrace(pipeline.nc, pipeline.jsm, 'acme', streamId).catch(() => undefined), {
+    timeoutMs: 30_000,
+    description: `the raw trace of ${streamId}`,
+  });
   const problems: string[] = [];
   const seqs = records.map((record) => record.raw_seq).sort((a, b) => a - b);
   seqs.forEach((seq, index) => {

@@ -233,8 +233,9 @@ export class StreamsService {
           firstDelta = false;
           this.metrics.timeToFirstDelta.observe({ provider }, (Date.now() - acceptedAt) / 1000);
         }
-        if (event.type === 'stream.done' || event.type === 'stream.error') ended = true;
       }
+      // The feed ends by itself only after the terminal event (written now, or before Last-Event-ID).
+      ended = true;
     } catch (error) {
       // The headers are out: nothing to answer, but the line must say which stream (the framework's would not).
       this.logger.error('cannot read the stream from JetStream', {

@@ -38,12 +38,12 @@ describe('GatewayLeases judged by evidence', () => {
     expect(leases.isExpired('gw-busy', 3_501, 2_500)).toBe(true);
   });
 
-  it('counts silence only from its own reconnect (a NATS restart silenced everybody)', () => {
+  it('counts silence only from three timeouts after its own reconnect (a NATS restart silenced everybody)', () => {
     const leases = new GatewayLeases(timeout, 0);
     leases.renew('gw-1', 1_000);
     leases.unheard(4_000);
-    expect(leases.isExpired('gw-1', 4_900)).toBe(false);
-    expect(leases.isExpired('gw-1', 5_001)).toBe(true);
+    expect(leases.isExpired('gw-1', 6_900)).toBe(false);
+    expect(leases.isExpired('gw-1', 7_001)).toBe(true);
   });
 
   it('expires nobody while the server does not answer a round trip, and restarts the count after a late answer', () => {
@@ -54,10 +54,10 @@ describe('GatewayLeases judged by evidence', () => {
     expect(leases.isExpired('gw-1', 2_300)).toBe(false);
     expect(leases.isExpired('gw-1', 8_000)).toBe(false);
     leases.probeAnswered(8_000, true);
-    expect(leases.isExpired('gw-1', 8_900)).toBe(false);
-    leases.renew('gw-1', 8_100);
-    expect(leases.isExpired('gw-1', 9_000)).toBe(false);
-    expect(leases.isExpired('gw-1', 9_101)).toBe(true);
+    expect(leases.isExpired('gw-1', 10_900)).toBe(false);
+    leases.renew('gw-1', 10_100);
+    expect(leases.isExpired('gw-1', 11_000)).toBe(false);
+    expect(leases.isExpired('gw-1', 11_101)).toBe(true);
   });
 
   it('keeps counting after a prompt answer', () => {

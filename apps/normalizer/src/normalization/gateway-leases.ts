@@ -1,3 +1,6 @@
+/** Lease timeouts after this replica's own reconnect (or a late PING answer) before silence counts again. */
+export const RECONNECT_GRACE_TIMEOUTS = 3;
+
 /**
  * When each gateway instance last renewed its liveness lease, and whether this replica could have heard it.
  * A stream whose gateway has been silent for longer than the lease timeout cannot make progress anymore and
@@ -25,9 +28,13 @@ export class GatewayLeases {
     this.lastSeen.set(gatewayId, now);
   }
 
-  /** This replica's connection was lost or re-established: it may have missed renewals until `now`. */
+  /**
+   * This replica's connection was lost or re-established: it may have missed renewals until `now`, and the
+   * gateways reconnect on their own schedule (a loaded one later than this replica), so silence counts again
+   * only after {@link RECONNECT_GRACE_TIMEOUTS} lease timeouts.
+   */
   unheard(now: number): void {
-    this.listeningSince = now;
+    this.listeningSince = Math.max(this.listeningSince, now + (RECONNECT_GRACE_TIMEOUTS - 1) * this.timeoutMs);
   }
 
   /** A round trip to the server starts (call {@link probeAnswered} when it returns, failed or not). */
