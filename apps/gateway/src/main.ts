@@ -27,6 +27,16 @@ const app = await NestFactory.create<NestExpressApplication>(AppModule.register(
 // Not strict: a body that is valid JSON but no object ("hello", 42) is told so, instead of "not valid JSON".
 app.useBodyParser('json', { limit: config.MAX_BODY_BYTES, type: ['application/json', 'application/*+json'], strict: false });
 app.enableShutdownHooks();
-await app.listen(config.HTTP_PORT, config.HTTP_HOST);
+await app.init();
+// Listened on directly for the backlog option: Nest's listen() has no way to pass it, and Node's default (511)
+// overflows when thousands of clients connect at once.
+await new Promise<void>((resolve, reject) => {
+  const server = app.getHttpServer();
+  server.once('error', reject);
+  server.listen({ port: config.HTTP_PORT, host: config.HTTP_HOST, backlog: config.HTTP_BACKLOG }, () => {
+    server.off('error', reject);
+    resolve();
+  });
+});
 // `keys`, not `api_keys`: the logger redacts fields named like secrets, and this is only a count.
 logger.info('gateway ready', { port: config.HTTP_PORT, nats: config.NATS_URL, keys: keys.value.size });

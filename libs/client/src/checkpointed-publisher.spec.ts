@@ -19,7 +19,7 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
 
   beforeAll(async () => {
     server = await startNatsServer();
-    nc = await connect({ servers: server.url });
+    nc = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
     js = jetstream(nc);
     jsm = await jetstreamManager(nc);
     await ensurePipelineStreams(jsm);
@@ -58,11 +58,19 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
     expect(stored.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
   });
 
-  it('fails with a typed error when messages cannot be stored at all', async () => {
+  it('keeps trying to store what JetStream refuses until it is closed, then fails with a typed error', async () => {
     const subject = 'test.nowhere.st_x';
-    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_LOSS', subject);
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_LOSS', subject, { retry: { firstMs: 10, maxMs: 20 } });
     publisher.publish(message(subject, 1));
-    await expect(publisher.finish()).rejects.toMatchObject({ name: 'PublishError' });
+    const finishing = publisher.finish();
+    let settled = false;
+    void finishing.catch(() => undefined).finally(() => (settled = true));
+    // Still trying after several failed tries (each one a "no responders" answer from the server), where the
+    // old publisher had long given up.
+    for (let trip = 0; trip < 20; trip += 1) await nc.flush();
+    expect(settled).toBe(false);
+    publisher.close();
+    await expect(finishing).rejects.toMatchObject({ name: 'PublishError' });
   });
 
   it('continues a subject that already holds messages (a takeover)', async () => {
@@ -74,5 +82,29 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
     const second = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
     for (let n = 8; n <= 15; n += 1) second.publish(message(subject, n));
     await expect(second.finish()).resolves.toMatchObject({ stored: 15 });
+  });
+
+  it('loses nothing when the server is killed (-9) and restarted in the middle: finish() waits, republishes and proves all stored', async () => {
+    const subject = eventsSubject('acme', 'st_restart');
+    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { checkpointEvery: 100, retry: { firstMs: 20, maxMs: 200 } });
+    for (let n = 1; n <= 300; n += 1) publisher.publish(message(subject, n));
+    await server.kill('SIGKILL');
+    // Published while the server is down: kept in memory, republished once it is back.
+    for (let n = 301; n <= 600; n += 1) publisher.publish(message(subject, n));
+    const finishing = publisher.finish();
+    await server.restart();
+    const result = await finishing;
+    expect(result).toMatchObject({ published: 600, stored: 600 });
+    expect(await storedMessageCount(jsm, STREAM_NAMES.events, subject)).toBe(600);
+    expect(publisher.unconfirmedCount).toBe(0);
+  });
+
+  it('reports overflowing once more messages than its bound wait for confirmation', () => {
+    const subject = eventsSubject('acme', 'st_bound');
+    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { checkpointEvery: 1_000_000, maxBuffered: 10 });
+    for (let n = 1; n <= 10; n += 1) publisher.publish(message(subject, n));
+    expect(publisher.overflowing).toBe(false);
+    publisher.publish(message(subject, 11));
+    expect(publisher.overflowing).toBe(true);
   });
 });

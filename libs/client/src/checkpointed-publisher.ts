@@ -3,6 +3,8 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { EncodedHeaders } from './encoded-headers.js';
 import { headersOfBlock } from './header-block.js';
 import { PublishError } from './publish-error.js';
+import { onConnectionChange, type ConnectionChange } from './reconnects.js';
+import { RetryLoop, type RetryDelays } from './retry-loop.js';
 
 /** How many messages a stream holds for one (literal) subject. */
 export async function storedMessageCount(jsm: JetStreamManager, streamName: string, subject: string): Promise<number> {
@@ -37,10 +39,28 @@ export interface CheckpointedPublisherOptions {
   readonly checkpointEvery?: number;
   /** Above this many unconfirmed messages the oldest are republished with acks (default 4096). */
   readonly maxUnconfirmed?: number;
+  /**
+   * The most unconfirmed messages kept in memory while JetStream confirms none (NATS is down or paused);
+   * default {@link DEFAULT_MAX_BUFFERED}. Above it {@link CheckpointedPublisher.overflowing} turns true: the
+   * owner must end the subject (the gateway ends the stream interrupted), it is never dropped silently.
+   */
+  readonly maxBuffered?: number;
+  /** Waits between two tries of a JetStream call that failed (default 100 ms doubling up to 2 s). */
+  readonly retry?: RetryDelays;
 }
 
+/** Acked republish rounds of {@link CheckpointedPublisher.finish} before a shortfall counts as lost for good. */
+const MAX_REPAIR_ROUNDS = 3;
+
+/** The default bound of {@link CheckpointedPublisherOptions.maxBuffered}: 16,384 messages per subject. */
+export const DEFAULT_MAX_BUFFERED = 16_384;
+
 /**
- * Publishes one subject's messages without a round trip per message, and still proves they are stored.
+ * Publishes one subject's messages without a round trip per message, and still proves they are stored, and
+ * never gives up while the process lives: a JetStream call that fails (NATS restarting, paused, a leader
+ * change) is tried again until it succeeds, and every message stays in memory until a count or an ack
+ * confirms it, so what was sent before a NATS restart is republished after it. Only {@link close} (the
+ * connection closing, a shutdown) ends the retries, with a {@link PublishError}.
  *
  * Messages are core-published into a subject a JetStream stream captures: no ack wait on the hot path.
  * Storage is confirmed by counting: the stream reports how many messages it holds for the subject, and since
@@ -58,6 +78,15 @@ export class CheckpointedPublisher {
   private backgroundError: unknown;
   private readonly every: number;
   private readonly maxUnconfirmed: number;
+  private readonly maxBuffered: number;
+  private readonly retrying: RetryLoop;
+  private stopListening: (() => void) | undefined;
+  /** Since a disconnect, until the repair after the reconnect: new messages wait here, in order. */
+  private holding = false;
+  private held: OutgoingMessage[] = [];
+  /** The highest position sent before the hold began: what the subject must hold before the held ones go. */
+  private sentBeforeHold = 0;
+  private repairing = false;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -69,6 +98,19 @@ export class CheckpointedPublisher {
   ) {
     this.every = options.checkpointEvery ?? 256;
     this.maxUnconfirmed = options.maxUnconfirmed ?? 4_096;
+    this.maxBuffered = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
+    this.retrying = new RetryLoop(nc, options.retry);
+  }
+
+  /** More messages wait for confirmation than the bound allows: the owner must end the subject now. */
+  get overflowing(): boolean {
+    return this.unconfirmed.length > this.maxBuffered;
+  }
+
+  /** Ends the retries: a call waiting for JetStream fails with a PublishError (shutdown, tests). */
+  close(): void {
+    this.stopListening?.();
+    this.retrying.stop();
   }
 
   /** Messages kept for a possible repair. */
@@ -78,10 +120,14 @@ export class CheckpointedPublisher {
 
   /** Core-publishes a message; a storage check starts in the background when enough are unconfirmed. */
   publish(message: OutgoingMessage): void {
-    deferPublish(this.nc, this.subject, message);
+    this.stopListening ??= onConnectionChange(this.nc, (change) => {
+      this.connectionChanged(change);
+    });
+    if (this.holding) this.held.push(message);
+    else deferPublish(this.nc, this.subject, message);
     this.unconfirmed.push(message);
     this.published = Math.max(this.published, message.position);
-    if (this.unconfirmed.length >= this.every && !this.checking) {
+    if (this.unconfirmed.length >= this.every && !this.checking && !this.holding) {
       this.checking = true;
       this.checkpoint()
         .catch((error: unknown) => {
@@ -93,35 +139,92 @@ export class CheckpointedPublisher {
     }
   }
 
-  /** Publishes with a JetStream ack (no storage doubt): for the messages that open or close a subject. */
-  async publishAcked(message: OutgoingMessage): Promise<void> {
+  /**
+   * Publishes with a JetStream ack (no storage doubt): for the messages that open or close a subject. It
+   * tries until JetStream accepts; `{retry: false}` tries once and rejects at once (a stream being opened
+   * is refused instead of waiting for NATS).
+   */
+  async publishAcked(message: OutgoingMessage, options: { readonly retry?: boolean } = {}): Promise<void> {
     flushDeferredPublishes();
-    await this.send(message);
+    if (options.retry === false) await this.sendOnce(message);
+    else await this.send(message);
     this.published = Math.max(this.published, message.position);
   }
 
   /** Call after the subject's last message: proves every message stored, republishing what is missing. */
   async finish(): Promise<FinishResult> {
+    this.stopListening?.();
+    // The end takes over a hold: every unconfirmed message (the held ones too) is republished in order below.
+    this.holding = false;
+    this.held = [];
     this.rethrowBackgroundError();
-    flushDeferredPublishes();
-    await this.nc.flush();
-    let stored = await this.storedCount();
     let republished = 0;
-    if (stored < this.published) {
-      republished = await this.republish(this.unconfirmed.length);
-      stored = await this.storedCount();
+    for (let round = 0; ; round += 1) {
+      const stored = await this.confirmedCount();
+      if (stored >= this.published) {
+        this.unconfirmed = [];
+        return { published: this.published, stored, republished };
+      }
+      // Some are missing (dropped core publishes, or lost by a server that crashed before writing them):
+      // republish every unconfirmed one with an ack, then count again. Nothing is forgotten before the count.
+      // Still missing after rounds of acked republishes: messages a count had confirmed are gone from the store.
+      if (this.unconfirmed.length === 0 || round >= MAX_REPAIR_ROUNDS) {
+        throw new PublishError('not_stored', `${this.subject}: ${String(this.published - stored)} of ${String(this.published)} messages are not stored`);
+      }
+      for (const message of this.unconfirmed) await this.send(message);
+      republished += this.unconfirmed.length;
     }
-    if (stored < this.published) {
-      throw new PublishError('not_stored', `${this.subject}: ${String(this.published - stored)} of ${String(this.published)} messages are not stored`);
+  }
+
+  /**
+   * A disconnect starts a hold: what is core-published into a dying connection may be lost, and what follows
+   * it must not be stored before the repair of that loss, or the stored order would no longer be the
+   * publication order. The reconnect starts the repair.
+   */
+  private connectionChanged(change: ConnectionChange): void {
+    if (change === 'disconnect') {
+      if (!this.holding) this.sentBeforeHold = this.published;
+      this.holding = true;
+      return;
     }
-    this.unconfirmed = [];
-    return { published: this.published, stored, republished };
+    if (this.repairing || !this.holding) return;
+    this.repairing = true;
+    this.repair()
+      .catch(() => undefined)
+      .finally(() => {
+        this.repairing = false;
+      });
+  }
+
+  /**
+   * After a reconnect: whatever the server lost (a crash loses what it had not written yet) is republished
+   * with acks, in order, then the held messages go out, so the subject's stored order stays the publication
+   * order and readers waiting at a gap go on at once, not at the end of the stream.
+   */
+  private async repair(): Promise<void> {
+    const stored = await this.confirmedCount();
+    if (stored < this.sentBeforeHold) {
+      const held = new Set(this.held);
+      for (const message of this.unconfirmed.filter((each) => !held.has(each))) await this.send(message);
+    }
+    if (!this.holding) return;
+    this.holding = false;
+    const release = this.held;
+    this.held = [];
+    for (const message of release) deferPublish(this.nc, this.subject, message);
+  }
+
+  /** How many messages the subject holds, counted after every publish sent so far reached the server. */
+  private confirmedCount(): Promise<number> {
+    flushDeferredPublishes();
+    return this.retrying.run(`${this.subject}: storage check`, async () => {
+      await this.nc.flush();
+      return this.storedCount();
+    });
   }
 
   private async checkpoint(): Promise<void> {
-    flushDeferredPublishes();
-    await this.nc.flush();
-    const stored = await this.storedCount();
+    const stored = await this.confirmedCount();
     // `published` is read after the count arrived: every message sent before the count was taken is in it.
     if (stored >= this.published) {
       this.unconfirmed = [];
@@ -138,12 +241,19 @@ export class CheckpointedPublisher {
     return batch.length;
   }
 
-  private async send(message: OutgoingMessage): Promise<void> {
+  private async sendOnce(message: OutgoingMessage): Promise<void> {
     try {
       await this.js.publish(this.subject, message.data, { msgID: message.msgId, headers: headersOfBlock(message.headerBlock) });
     } catch (cause) {
       throw new PublishError('not_stored', `${this.subject}: JetStream did not accept ${message.msgId}`, { cause });
     }
+  }
+
+  /** Publishes with a JetStream ack, trying again until JetStream accepts it. */
+  private async send(message: OutgoingMessage): Promise<void> {
+    await this.retrying.run(`${this.subject}: JetStream did not accept ${message.msgId}`, () =>
+      this.js.publish(this.subject, message.data, { msgID: message.msgId, headers: headersOfBlock(message.headerBlock) }),
+    );
   }
 
   private storedCount(): Promise<number> {

@@ -10,12 +10,14 @@ export { connectPipeline, type ConnectPipelineOptions } from './connect-pipeline
 export { NatsReadinessProbe, type NatsReadiness } from './nats-readiness.js';
 export {
   CheckpointedPublisher,
+  DEFAULT_MAX_BUFFERED,
   storedMessageCount,
   type CheckpointedPublisherOptions,
   type FinishResult,
   type OutgoingMessage,
 } from './checkpointed-publisher.js';
 export { PublishError } from './publish-error.js';
+export { RetryLoop, type RetryDelays } from './retry-loop.js';
 export { LlmStreamClient } from './llm-stream-client.js';
 export {
   CLIENT_DEFAULTS,

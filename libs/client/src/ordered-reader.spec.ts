@@ -88,4 +88,26 @@ describe('OrderedReader (real nats-server with JetStream)', () => {
       break;
     }
   });
+
+  it('starts while the server is down (its consumer lookup fails) and reads once it is back, instead of ending', async () => {
+    await publish('ordered.late', 1);
+    await server.kill('SIGKILL');
+    const reader = read(new OrderedReader(js, 'ORDERED', 'ordered.late', { connection: nc }), 2);
+    await server.restart();
+    await publish('ordered.late', 2);
+    await reader.done;
+    expect(reader.numbers).toStrictEqual([1, 2]);
+  }, 60_000);
+
+  it('with its connection: goes on right after a kill -9 and restart, not at the expiry of the pull in flight', async () => {
+    const reader = read(new OrderedReader(js, 'ORDERED', 'ordered.fast', { connection: nc, pullExpiresMs: 600_000 }), 2);
+    await publish('ordered.fast', 1);
+    await waitFor(() => reader.numbers.length === 1, { description: 'the first message' });
+    await server.kill('SIGKILL');
+    await server.restart();
+    await publish('ordered.fast', 2);
+    // Without the reconnect hook the pull in flight would wait for its 10 min expiry: the test would time out.
+    await reader.done;
+    expect(reader.numbers).toStrictEqual([1, 2]);
+  }, 60_000);
 });

@@ -1,5 +1,8 @@
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { ClosedConnectionError, DrainingConnectionError } from '@nats-io/nats-core';
+import { DeliverPolicy, type Consumer } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { onConnectionChange } from './reconnects.js';
 
 export interface OrderedReaderOptions {
   /** Messages asked for per pull (default 256). */
@@ -10,6 +13,11 @@ export interface OrderedReaderOptions {
   readonly retryDelayMs?: number;
   /** Headers without payloads. */
   readonly headersOnly?: boolean;
+  /**
+   * The connection `js` uses: after each of its reconnects the pull in flight is ended at once and the next
+   * one recovers, instead of waiting for the pull's expiry.
+   */
+  readonly connection?: NatsConnection;
 }
 
 /**
@@ -41,18 +49,42 @@ export class OrderedReader implements AsyncIterable<JsMsg> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<JsMsg> {
-    const consumer = await this.js.consumers.get(this.stream, {
-      filter_subjects: this.subject,
-      ...(this.options.headersOnly === true && { headers_only: true }),
-    });
     const pull = { max_messages: this.options.batch ?? 256, expires: this.options.pullExpiresMs ?? 5_000 };
+    let consumer: Consumer | undefined;
+    /** Stream sequence of the last message delivered: a new consumer starts right after it. */
+    let lastStreamSeq = 0;
+    /** Set by the reconnect listener (an object: the loop must not narrow it to its last assignment). */
+    const reconnected = { reset: false };
+    // After a reconnect the pull in flight asked a server that may have lost it and its consumer: end it now
+    // and start a new consumer after the last message delivered, instead of waiting for the pull's expiry.
+    const connection = this.options.connection;
+    const stopListening =
+      connection === undefined
+        ? () => undefined
+        : onConnectionChange(connection, (change) => {
+            if (change !== 'reconnect') return;
+            reconnected.reset = true;
+            void this.current?.close();
+          });
     try {
       while (!this.isClosed()) {
         try {
+          if (reconnected.reset && consumer !== undefined) {
+            void consumer.delete().catch(() => false);
+            consumer = undefined;
+          }
+          reconnected.reset = false;
+          // Looked up inside the loop: a lookup that fails (NATS restarting, a timeout under load) is retried too.
+          consumer ??= await this.js.consumers.get(this.stream, {
+            filter_subjects: this.subject,
+            ...(lastStreamSeq > 0 && { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: lastStreamSeq + 1 }),
+            ...(this.options.headersOnly === true && { headers_only: true }),
+          });
           const messages = await consumer.fetch(pull);
           this.current = messages;
           if (this.isClosed()) break;
           for await (const message of messages) {
+            lastStreamSeq = message.seq;
             yield message;
             if (this.isClosed()) break;
           }
@@ -64,9 +96,10 @@ export class OrderedReader implements AsyncIterable<JsMsg> {
         }
       }
     } finally {
+      stopListening();
       await this.current?.close();
       // An ordered consumer is ephemeral; deleting it now spares the server its inactivity timeout.
-      await consumer.delete().catch(() => false);
+      await consumer?.delete().catch(() => false);
     }
   }
 

@@ -60,6 +60,7 @@ export { isTerminalState, type BlockState, type StreamState } from './machine/st
 
 export {
   ATTEMPT_END_REASONS,
+  GATEWAY_SHUTDOWN_REASONS,
   TRACE_RECORD_KINDS,
   type AttemptEndReason,
   type AttemptEndRecord,
@@ -68,6 +69,7 @@ export {
   type ClientCancelRecord,
   type FrameRecord,
   type GatewayLostRecord,
+  type GatewayShutdownReason,
   type GatewayShutdownRecord,
   type HeartbeatRecord,
   type StreamOpenRecord,

@@ -140,4 +140,25 @@ export class GatewayConfig extends ServiceConfig {
   @Max(3_600_000)
   SHUTDOWN_DRAIN_MS = 20_000;
 
+  /** Open streams at which new ones are refused with 503 `overloaded` and `Retry-After` (before any upstream call). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  MAX_OPEN_STREAMS = 1_000;
+
+  /** Event-loop lag (median over the last second) above which new streams are refused with 503 `overloaded`. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  MAX_EVENT_LOOP_LAG_MS = 500;
+
+  /** Length of the HTTP listen queue (connections not yet accepted); the kernel caps it at net.core.somaxconn. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65_535)
+  HTTP_BACKLOG = 4_096;
+
 }

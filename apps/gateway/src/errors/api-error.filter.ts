@@ -18,7 +18,11 @@ export class ApiErrorFilter implements ExceptionFilter {
       response.end();
       return;
     }
-    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    const retryAfter = exception instanceof ApiError ? exception.retryAfterSeconds : undefined;
+    response.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      ...(retryAfter !== undefined && { 'retry-after': String(retryAfter) }),
+    });
     response.end(JSON.stringify({ error: { code, message } }));
   }
 

@@ -10,7 +10,18 @@ export type ApiErrorCode =
   | 'body_too_large'
   | 'already_ended'
   | 'unavailable'
+  | 'overloaded'
   | 'internal';
 
 /** An HTTP API error with a JSON body `{"error": {"code", "message"}}` (written by ApiErrorFilter). */
-export class ApiError extends HttpApiError<ApiErrorCode> {}
+export class ApiError extends HttpApiError<ApiErrorCode> {
+  constructor(
+    status: number,
+    code: ApiErrorCode,
+    message: string,
+    /** Sent as `Retry-After` (seconds): when the client may try again. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(status, code, message);
+  }
+}

@@ -3,6 +3,11 @@ import { ServiceMetrics } from '@llm-stream/observability';
 /** The gateway's Prometheus metrics (names documented in the README's operations section). */
 export class GatewayMetrics extends ServiceMetrics {
   readonly streamsStarted = this.counter({ name: 'llm_gateway_streams_started_total', help: 'Streams accepted, by provider', labelNames: ['provider'] });
+  readonly streamsRefused = this.counter({
+    name: 'llm_gateway_streams_refused_total',
+    help: 'Streams refused by admission control (503 overloaded), by reason',
+    labelNames: ['reason'],
+  });
 
   readonly streamsEnded = this.counter({
     name: 'llm_gateway_streams_ended_total',

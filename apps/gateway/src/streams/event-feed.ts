@@ -1,4 +1,5 @@
 import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
 import { BLOCK_KINDS, EVENT_TYPES, HEADERS, STREAM_NAMES, eventsSubject, type BlockKind, type ContractEventType } from '@llm-stream/contract';
 import { OrderedReader, decodeEventMessage } from '@llm-stream/client';
 
@@ -31,11 +32,12 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
 
   constructor(
     js: JetStreamClient,
+    nc: NatsConnection,
     tenant: string,
     streamId: string,
     private readonly afterSeq: number,
   ) {
-    this.reader = new OrderedReader(js, STREAM_NAMES.events, eventsSubject(tenant, streamId));
+    this.reader = new OrderedReader(js, STREAM_NAMES.events, eventsSubject(tenant, streamId), { connection: nc });
   }
 
   /** The stream's trace id, from the W3C trace context of the first event read (for log lines). */

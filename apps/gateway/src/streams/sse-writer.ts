@@ -61,4 +61,10 @@ export class SseWriter {
     clearInterval(this.keepAlive);
     if (!this.response.writableEnded) this.response.end();
   }
+
+  /** Ends the response without the chunked terminator: the client sees an incomplete body, not an answer. */
+  cut(): void {
+    clearInterval(this.keepAlive);
+    this.response.destroy();
+  }
 }

@@ -35,6 +35,14 @@ export class StreamObserverService implements RunnerObserver {
     });
   }
 
+  backlogged(spec: StreamSpec, unconfirmed: number): void {
+    this.logger.error('JetStream confirms no raw trace records: ending the stream (trace_backlog)', {
+      stream_id: spec.streamId,
+      trace_id: spec.traceId,
+      unconfirmed,
+    });
+  }
+
   settled(spec: StreamSpec, session: NormalizerSession): void {
     const status = session.terminalStatus ?? 'open';
     this.metrics.streamsEnded.inc({ provider: spec.provider, status, error_category: session.errorCategory ?? '' });

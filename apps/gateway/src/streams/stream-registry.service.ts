@@ -12,6 +12,8 @@ import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { NATS_CONNECTION } from '../nats/nats-tokens.js';
+import { admit, type AdmissionLimits, type Refusal } from './admission.js';
+import { EventLoopLag } from './event-loop-lag.js';
 import type { StreamRunner } from './stream-runner.js';
 
 /** Control messages between gateway instances (core NATS). */
@@ -36,6 +38,8 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
   private accepting = true;
   private leaseTimer: NodeJS.Timeout | undefined;
   private subscriptions: Subscription[] = [];
+  private readonly lag = new EventLoopLag();
+  readonly limits: AdmissionLimits;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -43,10 +47,17 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly metrics: GatewayMetrics,
     private readonly logger: JsonLogger,
-  ) {}
+  ) {
+    this.limits = { maxOpenStreams: config.MAX_OPEN_STREAMS, maxEventLoopLagMs: config.MAX_EVENT_LOOP_LAG_MS };
+  }
 
   get isAccepting(): boolean {
     return this.accepting;
+  }
+
+  /** Why a new stream would be refused now (admission control), or undefined when it is admitted. */
+  refusal(): Refusal | undefined {
+    return admit(this.limits, this.runners.size, this.lag.lagMs);
   }
 
   local(streamId: string): StreamRunner | undefined {
@@ -75,6 +86,7 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
   }
 
   onApplicationBootstrap(): void {
+    this.lag.start();
     this.renewLease();
     this.leaseTimer = setInterval(() => {
       this.renewLease();
@@ -123,6 +135,7 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
   }
 
   onApplicationShutdown(): void {
+    this.lag.stop();
     clearInterval(this.leaseTimer);
     for (const subscription of this.subscriptions) subscription.unsubscribe();
   }

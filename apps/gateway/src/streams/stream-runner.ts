@@ -10,6 +10,7 @@ import {
   workSubject,
   type JsonValue,
   type ProviderName,
+  type GatewayShutdownReason,
   type TraceRecord,
 } from '@llm-stream/contract';
 import { UpstreamAttempt, type AttemptSettings, type AttemptSummary } from '../upstream/upstream-attempt.js';
@@ -36,8 +37,10 @@ export interface RetryPolicy {
 export interface RunnerObserver {
   attemptEnded(spec: StreamSpec, attempt: number, summary: AttemptSummary, willRetry: boolean): void;
   settled(spec: StreamSpec, session: NormalizerSession): void;
-  /** The raw trace could not be proven stored (NATS trouble at the end of the stream). */
+  /** The raw trace could not be proven stored: the NATS connection closed (the process is shutting down). */
   failed(spec: StreamSpec, error: unknown): void;
+  /** JetStream confirmed none of the stream's records while more than the publisher's bound waited: it ends now. */
+  backlogged(spec: StreamSpec, unconfirmed: number): void;
 }
 
 export interface StreamRunnerDeps {
@@ -158,11 +161,19 @@ export class StreamRunner {
 
   /** A drain that ran out of time: the stream ends now instead of waiting for a lease to expire. */
   shutdown(): void {
+    this.endHere('drain_timeout');
+  }
+
+  /**
+   * Ends the stream from this side: recorded before the attempt's end, so the stream ends because of it, as a
+   * cancel does. `trace_backlog`: the publisher holds more unconfirmed records than its bound (NATS has been
+   * away too long); the records stay queued and the end is stored with them once NATS is back.
+   */
+  private endHere(reason: GatewayShutdownReason): void {
     if (this.session.terminal || this.stopped) return;
     this.stopped = true;
-    // Recorded before the attempt's end, so the stream ends because of the shutdown, as a cancel does.
-    this.record({ kind: 'gateway.shutdown', gateway_id: this.deps.gatewayId });
-    this.current?.stop('aborted', 'gateway shutdown');
+    this.record({ kind: 'gateway.shutdown', gateway_id: this.deps.gatewayId, reason });
+    this.current?.stop('aborted', reason === 'trace_backlog' ? 'raw trace backlog' : 'gateway shutdown');
     this.wakeFromBackoff?.();
   }
 
@@ -235,11 +246,16 @@ export class StreamRunner {
     const record = this.recorder.stamp(unstamped);
     this.publisher.publish(this.message(record));
     this.session.accept(record, parsed);
+    if (this.publisher.overflowing && !this.stopped && !this.session.terminal) {
+      this.deps.observer.backlogged(this.spec, this.publisher.unconfirmedCount);
+      this.endHere('trace_backlog');
+    }
   }
 
+  /** Once, without retries: a stream that cannot be opened is refused (503) before the provider is called. */
   private async recordAcked(unstamped: UnstampedRecord): Promise<void> {
     const record = this.recorder.stamp(unstamped);
-    await this.publisher.publishAcked(this.message(record));
+    await this.publisher.publishAcked(this.message(record), { retry: false });
     this.session.accept(record);
   }
 

@@ -24,6 +24,7 @@ import { ApiError } from '../errors/api-error.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
 import { planUpstream } from '../upstream/upstream-plan.js';
+import { refusalMessage } from './admission.js';
 import { EventFeed, type StoredEvent } from './event-feed.js';
 import { isVisibleTo } from './projection.js';
 import { SseWriter } from './sse-writer.js';
@@ -33,6 +34,8 @@ import { StreamRegistry } from './stream-registry.service.js';
 import { StreamRunner } from './stream-runner.js';
 
 const KEEP_ALIVE_MS = 15_000;
+/** `Retry-After` of an `overloaded` refusal: a stream slot or a calmer event loop is usually a second away. */
+const OVERLOAD_RETRY_AFTER_S = 1;
 
 /** The HTTP API's behaviour: create a stream, follow (resume) one, cancel one. */
 @Injectable()
@@ -59,6 +62,11 @@ export class StreamsService {
     response: ServerResponse,
   ): Promise<void> {
     if (!this.registry.isAccepting) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the gateway is shutting down');
+    const refusal = this.registry.refusal();
+    if (refusal !== undefined) {
+      this.metrics.streamsRefused.inc({ reason: refusal.reason });
+      throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'overloaded', refusalMessage(refusal, this.registry.limits), OVERLOAD_RETRY_AFTER_S);
+    }
     if (!isProviderName(provider)) {
       throw new ApiError(
         HttpStatus.NOT_FOUND,
@@ -204,7 +212,7 @@ export class StreamsService {
     traceId: string | undefined,
   ): Promise<void> {
     const writer = new SseWriter(response, KEEP_ALIVE_MS);
-    const feed = new EventFeed(this.js, tenant, streamId, afterSeq);
+    const feed = new EventFeed(this.js, this.nc, tenant, streamId, afterSeq);
     writer.open(streamId);
     this.attachReader(runner, tenant, streamId);
     let ended = false;
@@ -226,6 +234,7 @@ export class StreamsService {
           this.metrics.timeToFirstDelta.observe({ provider }, (Date.now() - acceptedAt) / 1000);
         }
       }
+      // The feed ends by itself only after the terminal event (written now, or before Last-Event-ID).
       ended = true;
     } catch (error) {
       // The headers are out: nothing to answer, but the line must say which stream (the framework's would not).
@@ -235,7 +244,10 @@ export class StreamsService {
         error: error instanceof Error ? error.message : String(error),
       });
     } finally {
-      writer.end();
+      // Never a clean end without the terminal event: the client would take the answer for complete. A cut
+      // connection tells it to resume (GET .../events with Last-Event-ID) on this or another gateway.
+      if (ended) writer.end();
+      else writer.cut();
     }
   }
 

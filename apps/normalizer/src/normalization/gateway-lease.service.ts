@@ -5,18 +5,26 @@ import { NormalizerConfig } from '../config/normalizer-config.js';
 import { NATS_CONNECTION } from '../nats/nats-tokens.js';
 import { GatewayLeases } from './gateway-leases.js';
 
-/** Listens to every gateway's lease renewals (core NATS, `llm.gateways.lease.<gateway_id>`). */
+/**
+ * Listens to every gateway's lease renewals (core NATS, `llm.gateways.lease.<gateway_id>`), and to whether
+ * this replica could hear them at all: its connection's disconnects and reconnects, and a round trip to the
+ * server (a PING) four times per lease timeout, which a paused or swamped server answers late.
+ */
 @Injectable()
 export class GatewayLeaseService implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly leases: GatewayLeases;
   private subscription: Subscription | undefined;
   private pruning: NodeJS.Timeout | undefined;
+  private probing: NodeJS.Timeout | undefined;
+  private readonly probeIntervalMs: number;
+  private probeInFlight = false;
 
   constructor(
     config: NormalizerConfig,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
   ) {
     this.leases = new GatewayLeases(config.GATEWAY_LEASE_TIMEOUT_MS, Date.now());
+    this.probeIntervalMs = Math.max(50, Math.floor(config.GATEWAY_LEASE_TIMEOUT_MS / 4));
   }
 
   onApplicationBootstrap(): void {
@@ -27,6 +35,10 @@ export class GatewayLeaseService implements OnApplicationBootstrap, OnApplicatio
         this.leases.renew(message.subject.slice(prefix.length), Date.now());
       },
     });
+    void this.watchConnection();
+    this.probing = setInterval(() => {
+      this.probe();
+    }, this.probeIntervalMs);
     this.pruning = setInterval(() => {
       this.leases.prune(Date.now());
     }, 60_000);
@@ -34,6 +46,32 @@ export class GatewayLeaseService implements OnApplicationBootstrap, OnApplicatio
 
   onApplicationShutdown(): void {
     clearInterval(this.pruning);
+    clearInterval(this.probing);
     this.subscription?.unsubscribe();
+  }
+
+  /** One PING at a time; while it is unanswered for long, no lease expires (see GatewayLeases). */
+  private probe(): void {
+    if (this.nc.isClosed() || this.probeInFlight) return;
+    this.probeInFlight = true;
+    this.leases.probeStarted(Date.now());
+    const answered = (ok: boolean): void => {
+      this.probeInFlight = false;
+      this.leases.probeAnswered(Date.now(), ok);
+    };
+    this.nc.flush().then(
+      () => {
+        answered(true);
+      },
+      () => {
+        answered(false);
+      },
+    );
+  }
+
+  private async watchConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') this.leases.unheard(Date.now());
+    }
   }
 }

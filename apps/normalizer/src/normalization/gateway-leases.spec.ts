@@ -27,3 +27,44 @@ describe('GatewayLeases', () => {
     expect(leases.isExpired('gw-new', 11_500)).toBe(false);
   });
 });
+
+describe('GatewayLeases judged by evidence', () => {
+  const timeout = 1_000;
+
+  it('does not expire a gateway whose stream still grows (a busy gateway late with its lease)', () => {
+    const leases = new GatewayLeases(timeout, 0);
+    leases.renew('gw-busy', 1_000);
+    expect(leases.isExpired('gw-busy', 3_000, 2_500)).toBe(false);
+    expect(leases.isExpired('gw-busy', 3_501, 2_500)).toBe(true);
+  });
+
+  it('counts silence only from three timeouts after its own reconnect (a NATS restart silenced everybody)', () => {
+    const leases = new GatewayLeases(timeout, 0);
+    leases.renew('gw-1', 1_000);
+    leases.unheard(4_000);
+    expect(leases.isExpired('gw-1', 6_900)).toBe(false);
+    expect(leases.isExpired('gw-1', 7_001)).toBe(true);
+  });
+
+  it('expires nobody while the server does not answer a round trip, and restarts the count after a late answer', () => {
+    const leases = new GatewayLeases(timeout, 0);
+    leases.renew('gw-1', 1_000);
+    leases.probeStarted(2_000);
+    expect(leases.isExpired('gw-1', 2_200)).toBe(true);
+    expect(leases.isExpired('gw-1', 2_300)).toBe(false);
+    expect(leases.isExpired('gw-1', 8_000)).toBe(false);
+    leases.probeAnswered(8_000, true);
+    expect(leases.isExpired('gw-1', 10_900)).toBe(false);
+    leases.renew('gw-1', 10_100);
+    expect(leases.isExpired('gw-1', 11_000)).toBe(false);
+    expect(leases.isExpired('gw-1', 11_101)).toBe(true);
+  });
+
+  it('keeps counting after a prompt answer', () => {
+    const leases = new GatewayLeases(timeout, 0);
+    leases.renew('gw-1', 1_000);
+    leases.probeStarted(1_500);
+    leases.probeAnswered(1_510, true);
+    expect(leases.isExpired('gw-1', 2_001)).toBe(true);
+  });
+});

@@ -1,25 +1,59 @@
+/** Lease timeouts after this replica's own reconnect (or a late PING answer) before silence counts again. */
+export const RECONNECT_GRACE_TIMEOUTS = 3;
+
 /**
- * When each gateway instance last renewed its liveness lease. A stream whose gateway has been silent for
- * longer than the lease timeout cannot make progress anymore and is ended by its normalizer. A replica that
- * has just started has not heard anybody yet, so silence only counts after it has listened for one timeout.
+ * When each gateway instance last renewed its liveness lease, and whether this replica could have heard it.
+ * A stream whose gateway has been silent for longer than the lease timeout cannot make progress anymore and
+ * is ended by its normalizer. Silence is evidence only while this replica was really listening:
+ * - a replica that has just started has not heard anybody yet, so silence counts after one timeout;
+ * - the same after its own NATS connection was lost or re-established (a NATS restart silences everybody);
+ * - while a round trip to the server (a PING, {@link probeStarted}) goes unanswered for longer than the probe
+ *   bound, the server is paused or swamped and delivers nobody's lease: nothing expires, and once the answer
+ *   comes late, silence counts again only from then.
+ * The caller adds its own evidence (the last raw record of the stream arrived at `evidenceAt`): a gateway that
+ * still writes the stream's trace is alive whatever its lease timer does.
  */
 export class GatewayLeases {
   private readonly lastSeen = new Map<string, number>();
+  private probeSince: number | undefined;
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly listeningSince: number,
+    private listeningSince: number,
+    /** How long a round trip to the server may take before the connection counts as deaf (default a quarter timeout). */
+    private readonly probeBoundMs = Math.max(1, Math.floor(timeoutMs / 4)),
   ) {}
 
   renew(gatewayId: string, now: number): void {
     this.lastSeen.set(gatewayId, now);
   }
 
-  /** True when the gateway is known to be gone. */
-  isExpired(gatewayId: string, now: number): boolean {
+  /**
+   * This replica's connection was lost or re-established: it may have missed renewals until `now`, and the
+   * gateways reconnect on their own schedule (a loaded one later than this replica), so silence counts again
+   * only after {@link RECONNECT_GRACE_TIMEOUTS} lease timeouts.
+   */
+  unheard(now: number): void {
+    this.listeningSince = Math.max(this.listeningSince, now + (RECONNECT_GRACE_TIMEOUTS - 1) * this.timeoutMs);
+  }
+
+  /** A round trip to the server starts (call {@link probeAnswered} when it returns, failed or not). */
+  probeStarted(now: number): void {
+    this.probeSince ??= now;
+  }
+
+  probeAnswered(now: number, ok: boolean): void {
+    const since = this.probeSince;
+    this.probeSince = undefined;
+    if (!ok || (since !== undefined && now - since > this.probeBoundMs)) this.unheard(now);
+  }
+
+  /** True when the gateway is known to be gone: silent for a timeout while this replica was surely listening. */
+  isExpired(gatewayId: string, now: number, evidenceAt = Number.NEGATIVE_INFINITY): boolean {
+    if (this.probeSince !== undefined && now - this.probeSince > this.probeBoundMs) return false;
     if (now - this.listeningSince < this.timeoutMs) return false;
-    const seen = this.lastSeen.get(gatewayId);
-    return seen === undefined || now - seen > this.timeoutMs;
+    const seen = Math.max(this.lastSeen.get(gatewayId) ?? Number.NEGATIVE_INFINITY, evidenceAt);
+    return now - seen > this.timeoutMs;
   }
 
   /** Forgets gateways silent for a long time (bounded memory over many rolling restarts). */

@@ -2,7 +2,7 @@ import type { Span, Tracer } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
-import { CheckpointedPublisher, OrderedReader, EventMessageEncoder, headerLookup, toNatsHeaders } from '@llm-stream/client';
+import { CheckpointedPublisher, OrderedReader, EventMessageEncoder, RetryLoop, headerLookup, toNatsHeaders } from '@llm-stream/client';
 import {
   STREAM_NAMES,
   decodeTraceRecord,
@@ -58,14 +58,20 @@ export class StreamWorker {
   private readonly reader: OrderedReader;
   private handingOver = false;
   private lostAppended = false;
+  /** When the last raw record arrived (this replica's clock): evidence that the gateway is alive. */
+  private lastRecordAt = Number.NEGATIVE_INFINITY;
+  private readonly retrying: RetryLoop;
+  private workMessage: JsMsg;
   private readonly span: Span;
   private readonly observed: ObservedStream;
 
   constructor(
     private readonly item: WorkItem,
-    private readonly workMessage: JsMsg,
+    workMessage: JsMsg,
     private readonly deps: StreamWorkerDeps,
   ) {
+    this.workMessage = workMessage;
+    this.retrying = new RetryLoop(deps.nc);
     this.span = deps.tracer.startSpan(
       'llm.normalize',
       {
@@ -74,7 +80,7 @@ export class StreamWorker {
       contextFromHeaders(headerLookup(workMessage.headers)),
     );
     this.observed = { item, traceId: this.span.spanContext().traceId };
-    this.reader = new OrderedReader(deps.js, STREAM_NAMES.raw, rawSubject(item.tenant, item.stream_id));
+    this.reader = new OrderedReader(deps.js, STREAM_NAMES.raw, rawSubject(item.tenant, item.stream_id), { connection: deps.nc });
   }
 
   get streamId(): string {
@@ -86,6 +92,15 @@ export class StreamWorker {
     return this.observed.traceId;
   }
 
+  /**
+   * JetStream delivered the item again to this owner (its `working()` calls were lost, e.g. while NATS
+   * restarted): the new delivery is the one to keep in progress and to ack.
+   */
+  redelivered(message: JsMsg): void {
+    this.workMessage = message;
+    message.working();
+  }
+
   /** Stop without finishing: the work item goes back to JetStream for another replica (graceful shutdown). */
   handOver(): void {
     this.handingOver = true;
@@ -95,7 +110,8 @@ export class StreamWorker {
   async run(): Promise<void> {
     const { nc, js, jsm, observer } = this.deps;
     const subject = eventsSubject(this.item.tenant, this.item.stream_id);
-    const alreadyStored = await storedSeqs(js, jsm, subject);
+    // Tried until NATS answers: a restart of the server costs time, never the stream.
+    const alreadyStored = await this.retrying.run(`${subject}: stored seqs`, () => storedSeqs(js, jsm, subject));
     observer.started(this.observed, alreadyStored.size);
     const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
     const session = new NormalizerSession({ createAdapter: createProviderAdapter, unknownEvents: this.deps.unknownEvents });
@@ -106,6 +122,7 @@ export class StreamWorker {
     }, this.deps.workingIntervalMs);
     try {
       for await (const message of this.reader) {
+        this.lastRecordAt = this.deps.clock();
         const decoded = decodeTraceRecord(headerLookup(message.headers), message.string());
         if (!decoded.ok) {
           observer.badRecord(this.observed, decoded.error.message);
@@ -126,6 +143,7 @@ export class StreamWorker {
       this.reader.close();
     }
     if (!session.terminal) {
+      publisher.close();
       this.endSpan();
       if (this.handingOver) {
         this.workMessage.nak();
@@ -139,7 +157,8 @@ export class StreamWorker {
       return;
     }
     await publisher.finish();
-    await this.workMessage.ackAck();
+    // The ack that releases the item, confirmed; a redelivery meanwhile is acked instead (see redelivered()).
+    await this.retrying.run(`${this.item.stream_id}: work item ack`, () => this.workMessage.ackAck());
     this.endSpan();
     observer.finished(this.observed, 'ended');
   }
@@ -147,15 +166,16 @@ export class StreamWorker {
   private watchLease(session: NormalizerSession): void {
     if (this.lostAppended || session.terminal) return;
     const now = this.deps.clock();
-    if (!this.deps.leases.isExpired(this.item.gateway_id, now)) return;
+    if (!this.deps.leases.isExpired(this.item.gateway_id, now, this.lastRecordAt)) return;
     this.lostAppended = true;
     if (session.lastRawSeq === 0) {
       this.reader.close();
       return;
     }
-    // The next raw_seq: if the gateway was only partitioned and publishes it too, one of the two is stored
-    // (same Nats-Msg-Id) and every replica reads the same trace.
-    const record = { kind: 'gateway.lost' as const, raw_seq: session.lastRawSeq + 1, ts: now, gateway_id: this.item.gateway_id };
+    // raw_seq 0, which no gateway ever writes (its records count from 1): a late record of a gateway that was
+    // only partitioned can never collide with it. The session ends the stream where gateway.lost is stored,
+    // which is the same place for every replica; records stored after it are ignored.
+    const record = { kind: 'gateway.lost' as const, raw_seq: 0, ts: now, gateway_id: this.item.gateway_id };
     const encoded = encodeTraceRecord(record, this.item);
     this.deps.js
       .publish(rawSubject(this.item.tenant, this.item.stream_id), encoded.data, {
@@ -163,10 +183,8 @@ export class StreamWorker {
         headers: toNatsHeaders(encoded.headers),
       })
       .then((ack) => {
-        // A duplicate: the gateway's own record with this raw_seq is stored (it was only partitioned) and on its
-        // way to this worker. Check again later: if the lease is still expired, gateway.lost goes after it.
-        if (ack.duplicate) this.lostAppended = false;
-        else this.deps.observer.gatewayLost(this.observed);
+        // A duplicate: another replica (a previous owner) stored the same gateway.lost; the stream ends all the same.
+        if (!ack.duplicate) this.deps.observer.gatewayLost(this.observed);
       })
       .catch(() => {
         this.lostAppended = false;

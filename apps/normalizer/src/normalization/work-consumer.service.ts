@@ -15,6 +15,9 @@ import { StreamWorker } from './stream-worker.js';
 /** The durable consumer all normalizer replicas share on LLM_WORK. */
 export const WORK_CONSUMER = 'normalizers';
 
+/** Pause before a failed or ended work consume is started again. */
+const WORK_CONSUMER_RETRY_MS = 250;
+
 /**
  * Takes work items (one per stream) from LLM_WORK and runs one StreamWorker per item, up to
  * MAX_CONCURRENT_STREAMS at once (items beyond that go back to JetStream for the other replicas). On SIGTERM it stops taking work, lets owned streams finish for up to
@@ -40,19 +43,8 @@ export class WorkConsumerService implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const settings = {
-      durable_name: WORK_CONSUMER,
-      ack_policy: AckPolicy.Explicit,
-      ack_wait: nanos(this.config.WORK_ACK_WAIT_MS),
-      max_deliver: -1,
-      max_ack_pending: -1,
-    };
-    try {
-      await this.jsm.consumers.add(STREAM_NAMES.work, settings);
-    } catch {
-      // It exists with other settings (an older ack wait): bring it up to date.
-      await this.jsm.consumers.update(STREAM_NAMES.work, WORK_CONSUMER, { ack_wait: settings.ack_wait, max_ack_pending: -1 });
-    }
+    // The first time at start-up, so a normalizer that cannot set its consumer up fails to start.
+    await this.ensureConsumer();
     this.loop = this.consume();
     this.lagTimer = setInterval(() => {
       this.jsm.consumers
@@ -84,10 +76,34 @@ export class WorkConsumerService implements OnApplicationBootstrap, BeforeApplic
     }
   }
 
+  /**
+   * Takes work items for as long as the service runs. A consume that ends or fails (the server restarted,
+   * the consumer was lost, the connection is reconnecting) is started again after a pause, and the durable
+   * consumer re-created if the server lost it: a NATS restart costs time, never the work.
+   */
   private async consume(): Promise<void> {
+    while (this.running()) {
+      try {
+        await this.consumeOnce();
+      } catch (error) {
+        if (!this.running()) return;
+        this.logger.warn('work consumer interrupted: starting it again', { error: error instanceof Error ? error.message : String(error) });
+      }
+      if (this.running()) await this.pause(WORK_CONSUMER_RETRY_MS);
+    }
+  }
+
+  /** A method, not the field: `stopping` is set by the shutdown hook while the loop awaits. */
+  private running(): boolean {
+    return !this.stopping && !this.nc.isClosed();
+  }
+
+  private async consumeOnce(): Promise<void> {
+    await this.ensureConsumer();
     const consumer = await this.js.consumers.get(STREAM_NAMES.work, WORK_CONSUMER);
     const messages = await consumer.consume({ max_messages: 32 });
     this.messages = messages;
+    if (this.stopping) await messages.close();
     for await (const message of messages) {
       if (this.stopping) {
         message.nak();
@@ -103,6 +119,28 @@ export class WorkConsumerService implements OnApplicationBootstrap, BeforeApplic
     }
   }
 
+  private async ensureConsumer(): Promise<void> {
+    const settings = {
+      durable_name: WORK_CONSUMER,
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: nanos(this.config.WORK_ACK_WAIT_MS),
+      max_deliver: -1,
+      max_ack_pending: -1,
+    };
+    try {
+      await this.jsm.consumers.add(STREAM_NAMES.work, settings);
+    } catch {
+      // It exists with other settings (an older ack wait): bring it up to date.
+      await this.jsm.consumers.update(STREAM_NAMES.work, WORK_CONSUMER, { ack_wait: settings.ack_wait, max_ack_pending: -1 });
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      setTimeout(resolve, ms).unref();
+    });
+  }
+
   private start(message: JsMsg): void {
     const decoded = decodeWorkItem(message.string());
     if (!decoded.ok) {
@@ -111,9 +149,11 @@ export class WorkConsumerService implements OnApplicationBootstrap, BeforeApplic
       return;
     }
     const item = decoded.value;
-    if (this.workers.has(item.stream_id)) {
-      // Redelivered to its own owner (it was slow to say it is working): keep the running worker.
-      message.working();
+    const running = this.workers.get(item.stream_id);
+    if (running) {
+      // Redelivered to its own owner (it was slow to say it is working, or NATS restarted): keep the running
+      // worker, on the new delivery.
+      running.worker.redelivered(message);
       return;
     }
     const worker = new StreamWorker(item, message, {

@@ -103,7 +103,7 @@ export class NormalizerSession {
 
   /**
    * The raw_seq of the last record processed: records are processed in raw_seq order, so every record up to
-   * this one has been. A record that fills a gap for good (the normalizer's `gateway.lost`) takes the next one.
+   * this one has been.
    */
   get lastRawSeq(): number {
     return this.order.lastReleased;
@@ -160,6 +160,9 @@ export class NormalizerSession {
       return [];
     }
     if (this.order.releaseIfNext(record.raw_seq)) return this.process(record, parsed);
+    // A normalizer's gateway.lost has raw_seq 0, outside the gateway's numbering: it takes effect where it is
+    // stored (the same place for every reader), whatever waits in the reorder buffer.
+    if (record.kind === 'gateway.lost' && record.raw_seq === 0) return this.process(record, parsed);
     const offered = this.order.offer(record.raw_seq, { record, parsed });
     switch (offered.kind) {
       case 'duplicate':
@@ -222,7 +225,7 @@ export class NormalizerSession {
         this.endFromOutside({ cause: 'gateway_lost' }, record.ts, out);
         break;
       case 'gateway.shutdown':
-        this.endFromOutside({ cause: 'gateway_shutdown' }, record.ts, out);
+        this.endFromOutside({ cause: record.reason === 'trace_backlog' ? 'trace_backlog' : 'gateway_shutdown' }, record.ts, out);
         break;
       case 'heartbeat':
         this.apply({ type: 'heartbeat' }, record.ts, out);

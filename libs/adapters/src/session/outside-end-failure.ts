@@ -2,7 +2,7 @@ import { assertNever, type FailInput } from '@llm-stream/contract';
 
 /** Why a stream ends for a reason outside the upstream's control. */
 export type OutsideEnd =
-  | { readonly cause: 'client_request' | 'client_disconnected' | 'gateway_lost' | 'gateway_shutdown' }
+  | { readonly cause: 'client_request' | 'client_disconnected' | 'gateway_lost' | 'gateway_shutdown' | 'trace_backlog' }
   /** The raw trace has a gap that did not fill while `held` later records waited. */
   | { readonly cause: 'raw_trace_gap'; readonly missing: number; readonly held: number };
 
@@ -21,6 +21,11 @@ export function outsideEndFailure(end: OutsideEnd): FailInput {
       return interrupted('transport_interrupted', 'the gateway holding the upstream connection stopped renewing its lease');
     case 'gateway_shutdown':
       return interrupted('transport_interrupted', 'the gateway holding the upstream connection shut down before the stream ended');
+    case 'trace_backlog':
+      return interrupted(
+        'transport_interrupted',
+        'the gateway ended the stream: JetStream confirmed none of its raw trace records while more than the publisher bound waited in memory',
+      );
     case 'raw_trace_gap':
       return interrupted(
         'transport_interrupted',

@@ -2,7 +2,7 @@ import { isProviderName, type ProviderName } from '../events/provider.js';
 import { HEADERS, rawMsgId } from '../nats/subjects.js';
 import { jsonSyntaxProblem } from '../json-syntax-problem.js';
 import { err, ok, type Result } from '../result.js';
-import { ATTEMPT_END_REASONS, TRACE_RECORD_KINDS, type TraceRecord, type TraceRecordKind } from './trace-record.js';
+import { ATTEMPT_END_REASONS, GATEWAY_SHUTDOWN_REASONS, TRACE_RECORD_KINDS, type TraceRecord, type TraceRecordKind } from './trace-record.js';
 
 /** The stream a record belongs to, repeated in every message's headers so consumers can route cheaply. */
 export interface TraceStreamInfo {
@@ -129,6 +129,7 @@ const REQUIRED: Readonly<Record<JsonRecordKind, Readonly<Record<string, FieldChe
 const OPTIONAL: Readonly<Partial<Record<JsonRecordKind, Readonly<Record<string, FieldCheck>>>>> = {
   'upstream.response': { content_type: isString, retry_after_ms: isInt, request_id: isString, body: isString },
   'attempt.end': { detail: isString },
+  'gateway.shutdown': { reason: (value) => typeof value === 'string' && (GATEWAY_SHUTDOWN_REASONS as readonly string[]).includes(value) },
 };
 
 function validateRecord(value: unknown, headerKind: JsonRecordKind): Result<TraceRecord, TraceCodecError> {

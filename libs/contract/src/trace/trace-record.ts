@@ -128,11 +128,19 @@ export interface GatewayLostRecord extends RecordBase {
   readonly gateway_id: string;
 }
 
-/** The owning gateway shut down (SIGTERM drain ran out) before the stream ended. */
+/**
+ * The owning gateway ended the stream itself before the upstream did: its SIGTERM drain ran out
+ * (`drain_timeout`, also when `reason` is absent), or JetStream confirmed none of the stream's records for so
+ * long that more than the publisher's bound waited in memory (`trace_backlog`, see docs/pipeline.md).
+ */
 export interface GatewayShutdownRecord extends RecordBase {
   readonly kind: 'gateway.shutdown';
   readonly gateway_id: string;
+  readonly reason?: GatewayShutdownReason;
 }
+
+export const GATEWAY_SHUTDOWN_REASONS = ['drain_timeout', 'trace_backlog'] as const;
+export type GatewayShutdownReason = (typeof GATEWAY_SHUTDOWN_REASONS)[number];
 
 /** The gateway's keep-alive while the upstream is silent; becomes `stream.heartbeat`. */
 export interface HeartbeatRecord extends RecordBase {

@@ -1,0 +1,74 @@
+import { startPipeline, type Pipeline } from './support/pipeline.js';
+import { runFault, type FaultReport } from './support/fault-run.js';
+
+const STREAMS = 60;
+const RUN = { streams: STREAMS, frames: 100, frameIntervalMs: 30, timeoutMs: 60_000 };
+/** How long the paused server stays stopped: the fault itself (shorter than no timeout of the services). */
+const PAUSE_MS = 6_000;
+
+/** The figures a run must reach: every stream hit by the fault still keeps every promise. */
+function clean(report: FaultReport): Partial<FaultReport> {
+  return {
+    missingTerminal: 0,
+    silentEnds: 0,
+    hung: 0,
+    wrongOutcome: 0,
+    sequenceProblems: 0,
+    lostFrames: 0,
+    problems: [],
+    streams: report.streams,
+  };
+}
+
+function print(fault: string, report: FaultReport): void {
+  const { problems, ...figures } = report;
+  process.stdout.write(`nats fault ${fault}: ${JSON.stringify(figures)}\n${problems.slice(0, 20).join('\n')}\n`);
+}
+
+/** The services' warnings and errors, one line per distinct message with its count (for a failing run). */
+function printServiceTrouble(pipeline: Pipeline): void {
+  for (const service of pipeline.services()) {
+    const counts = new Map<string, number>();
+    for (const line of service.process.lines) {
+      if (!/"level":"(warn|error)"/.test(line)) continue;
+      const key = line.replace(/"(stream_id|trace_id|ts|time)":"[^"]*",?/g, '').slice(0, 300);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    for (const [line, count] of counts) process.stdout.write(`${service.name} x${String(count)}: ${line}\n`);
+  }
+}
+
+describe.each([
+  ['kill -9, restarted on the same store', (pipeline: Pipeline) => async () => {
+    await pipeline.nats.kill('SIGKILL');
+    await pipeline.nats.restart();
+  }],
+  ['SIGTERM, restarted on the same store', (pipeline: Pipeline) => async () => {
+    await pipeline.nats.kill('SIGTERM');
+    await pipeline.nats.restart();
+  }],
+  [`SIGSTOP for ${String(PAUSE_MS / 1000)} s, then SIGCONT`, (pipeline: Pipeline) => async () => {
+    process.kill(pipeline.nats.pid, 'SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    process.kill(pipeline.nats.pid, 'SIGCONT');
+  }],
+])(`a NATS server fault during ${String(STREAMS)} slow streams: %s`, (fault, inject) => {
+  let pipeline: Pipeline;
+
+  beforeAll(async () => {
+    pipeline = await startPipeline({ gateways: 2 });
+  });
+
+  afterAll(async () => {
+    await pipeline.stop();
+  });
+
+  it('costs time, never a frame, an event or a terminal event', async () => {
+    const report = await runFault(pipeline, { ...RUN, fault: inject(pipeline) });
+    print(fault, report);
+    if (report.problems.length > 0) printServiceTrouble(pipeline);
+    expect(report.hit).toBeGreaterThanOrEqual(STREAMS);
+    expect(report).toMatchObject(clean(report));
+    for (const service of pipeline.services()) expect(service.process.exit).toBeUndefined();
+  }, 180_000);
+});

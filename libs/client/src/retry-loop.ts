@@ -1,0 +1,59 @@
+import type { NatsConnection } from '@nats-io/nats-core';
+import { PublishError } from './publish-error.js';
+
+/** Waits between two tries of a failed call: `firstMs`, doubling up to `maxMs`. */
+export interface RetryDelays {
+  readonly firstMs: number;
+  readonly maxMs: number;
+}
+
+const DEFAULT_DELAYS: RetryDelays = { firstMs: 100, maxMs: 2_000 };
+
+/**
+ * Runs a JetStream call until it succeeds: a NATS restart, a pause or a leader change costs time, never the
+ * call. It ends only when the connection is closed (the process shuts down) or {@link stop} is called; the
+ * call then fails with a PublishError that carries the last failure.
+ */
+export class RetryLoop {
+  private stopped = false;
+  private readonly wakers = new Set<() => void>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly delays: RetryDelays = DEFAULT_DELAYS,
+  ) {}
+
+  get running(): boolean {
+    return !this.stopped && !this.nc.isClosed();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const wake of this.wakers) wake();
+  }
+
+  async run<T>(what: string, call: () => Promise<T>): Promise<T> {
+    let delay = this.delays.firstMs;
+    for (;;) {
+      try {
+        return await call();
+      } catch (cause) {
+        if (!this.running) throw new PublishError('not_stored', what, { cause });
+      }
+      await this.pause(delay);
+      delay = Math.min(this.delays.maxMs, delay * 2);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakers.add(wake);
+    });
+  }
+}
