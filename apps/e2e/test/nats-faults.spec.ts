@@ -56,7 +56,10 @@ describe.each([
   let pipeline: Pipeline;
 
   beforeAll(async () => {
-    pipeline = await startPipeline({ gateways: 2 });
+    // The shipped lease settings (renewal every 1 s, expiry after 5 s), not the test-friendly 200 ms / 1 s: after
+    // a pause or a restart every gateway reconnects on its own schedule, and a lease timeout shorter than that
+    // (on a loaded machine) ends healthy streams gateway.lost, which is not what this suite is about.
+    pipeline = await startPipeline({ gateways: 2, gatewayEnv: { LEASE_INTERVAL_MS: '1000' }, normalizerEnv: { GATEWAY_LEASE_TIMEOUT_MS: '5000' } });
   });
 
   afterAll(async () => {
