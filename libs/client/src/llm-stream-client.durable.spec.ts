@@ -138,7 +138,10 @@ describe('LlmStreamClient.durableTenantStreams across backend restarts (real nat
     seen.push(...(await take(secondRun[Symbol.asyncIterator](), a.length - 2)).map((event) => event.seq));
     await secondRun.close();
     expect(seen).toEqual([1, 2, 3, ...range(a.length).slice(2)]);
-  });
+    // 90 s, not the 30 s default: in about one run of six the handed-back event reaches the stopped reader's
+    // last pull and comes back only after the 60 s ack wait (a known race of the hand-back, open in the
+    // transport-edge work); the event is still delivered exactly once, which is what this test proves.
+  }, 90_000);
 
   it('refuses a durable consumer of the same name that reads another tenant', async () => {
     const other = new LlmStreamClient(await backendConnection(), { tenant: nextTenant() });
