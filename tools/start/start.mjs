@@ -187,8 +187,10 @@ if (existingNats !== null) {
   recordCreated(settings, createdSince(existingNats, (await pipelineInventory(settings.natsUrl, Object.values(STREAM_NAMES))) ?? {}));
 }
 
-const gateway = `http://${settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host}:${settings.ports.gateway}`;
-const audit = `http://${settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host}:${settings.ports['audit-log']}`;
+// Where a curl on this machine reaches the services: the bound host, or loopback when bound to every interface.
+const shown = (port) => `http://${settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host}:${port}`;
+const gateway = shown(settings.ports.gateway);
+const audit = shown(settings.ports['audit-log']);
 log(`ready (services on ${settings.host}; logs in ${settings.logs}). Stream a demo answer with a tool call (recorded Anthropic transcript "multi_block"):`);
 process.stdout.write(`
   curl -N ${gateway}/v1/streams/anthropic \\
