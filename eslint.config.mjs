@@ -80,21 +80,28 @@ export default [
               bannedExternalImports: frameworkPackages,
             },
             {
-              // The backends' NATS client: the contract and the NATS client, nothing else of ours or of Nest.
-              sourceTag: 'type:client',
+              // The services' transport edge: the contract and the NATS client, no framework (apps wrap it in Nest).
+              sourceTag: 'type:pipeline',
               // type:testing: its specs start real nats-servers.
               onlyDependOnLibsWithTags: ['type:contract', 'type:testing'],
               bannedExternalImports: ['@nestjs/*', '@opentelemetry/*', 'rxjs', 'express', 'pg', 'better-sqlite3', 'prom-client'],
             },
             {
+              // The backends' NATS client: the contract, the wire format of the pipeline and the NATS client.
+              sourceTag: 'type:client',
+              // type:testing: its specs start real nats-servers.
+              onlyDependOnLibsWithTags: ['type:contract', 'type:pipeline', 'type:testing'],
+              bannedExternalImports: ['@nestjs/*', '@opentelemetry/*', 'rxjs', 'express', 'pg', 'better-sqlite3', 'prom-client'],
+            },
+            {
               // End-to-end suites drive the apps as processes; in code they use only libs.
               sourceTag: 'type:e2e',
-              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:client', 'type:testing'],
+              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:pipeline', 'type:client', 'type:testing'],
             },
             {
               // Apps use libs, never each other (no lib carries type:app).
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:client', 'type:service-kit', 'type:observability', 'type:testing'],
+              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:pipeline', 'type:client', 'type:service-kit', 'type:observability', 'type:testing'],
             },
           ],
         },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { storedMessageCount } from '@llm-stream/client';
+import { storedMessageCount } from '@llm-stream/pipeline';
 import { STREAM_NAMES, eventsSubject, rawSubject, type ContractEvent, type ProviderName } from '@llm-stream/contract';
 import { listTranscripts, repoRoot, runCommandOrThrow, waitFor, type CollectedSpan, type TranscriptFile } from '@llm-stream/testing';
 import { getJson } from './support/http.js';

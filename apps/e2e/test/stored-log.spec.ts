@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { normalizeTranscript } from '@llm-stream/adapters';
-import { encodeEventMessage, headerLookup, storedMessageCount, toNatsHeaders } from '@llm-stream/client';
+import { encodeEventMessage, headerLookup, storedMessageCount, toNatsHeaders } from '@llm-stream/pipeline';
 import {
   HEADERS,
   STREAM_NAMES,

@@ -1,5 +1,5 @@
 import { STREAM_NAMES, encodeWorkItem, workSubject } from '@llm-stream/contract';
-import { storedMessageCount } from '@llm-stream/client';
+import { storedMessageCount } from '@llm-stream/pipeline';
 import { waitFor } from '@llm-stream/testing';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
 

@@ -1,23 +1,5 @@
-export { headerLookup, toNatsHeaders } from './nats-headers.js';
-export { decodeEventMessage, encodeEventMessage, type EventMessage, type EventMessageError } from './event-message.js';
-export {
-  DEFAULT_STREAM_OPTIONS,
-  ensurePipelineStreams,
-  pipelineStreamConfigs,
-  type PipelineStreamOptions,
-} from './pipeline-streams.js';
-export { connectPipeline, type ConnectPipelineOptions } from './connect-pipeline.js';
-export { NatsReadinessProbe, type NatsReadiness } from './nats-readiness.js';
-export {
-  CheckpointedPublisher,
-  DEFAULT_MAX_BUFFERED,
-  storedMessageCount,
-  type CheckpointedPublisherOptions,
-  type FinishResult,
-  type OutgoingMessage,
-} from './checkpointed-publisher.js';
-export { PublishError } from './publish-error.js';
-export { RetryLoop, type RetryDelays } from './retry-loop.js';
+// The wire format of contract events on NATS, for backends that read messages themselves.
+export { decodeEventMessage, type EventMessage, type EventMessageError } from '@llm-stream/pipeline';
 export { LlmStreamClient } from './llm-stream-client.js';
 export {
   CLIENT_DEFAULTS,
@@ -55,8 +37,3 @@ export {
   type Release,
   type SequencedEvent,
 } from './event-sequencer.js';
-export { OrderedReader, type OrderedReaderOptions } from './ordered-reader.js';
-export { EventMessageEncoder } from './event-message-encoder.js';
-export { TraceMessageEncoder } from './trace-message-encoder.js';
-export { EncodedHeaders } from './encoded-headers.js';
-export { headerBlock, headersOfBlock } from './header-block.js';

@@ -5,7 +5,7 @@ import { startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
 import { keys, ofStream, publishStored, range, take } from '../test/nats-events.js';
 import { textStream, words } from '../test/stream-fixtures.js';
 import { LlmStreamClient } from './llm-stream-client.js';
-import { ensurePipelineStreams } from './pipeline-streams.js';
+import { ensurePipelineStreams } from '@llm-stream/pipeline';
 import type { SeqCheckpointStore } from './seq-checkpoint-store.js';
 
 /** Short waits so that redeliveries after a crash come within the test. */

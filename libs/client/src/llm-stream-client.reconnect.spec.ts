@@ -5,7 +5,7 @@ import { startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
 import { collect, keys, ofStream, publishEvents, publishStored, range, take, waitForStored, RECONNECTING } from '../test/nats-events.js';
 import { textStream, words } from '../test/stream-fixtures.js';
 import { LlmStreamClient } from './llm-stream-client.js';
-import { ensurePipelineStreams } from './pipeline-streams.js';
+import { ensurePipelineStreams } from '@llm-stream/pipeline';
 
 const TENANT = 'acme';
 /** The durable consumer reads a tenant of its own: `all` would also bring the other tests' streams. */

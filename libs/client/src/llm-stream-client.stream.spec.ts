@@ -6,7 +6,7 @@ import { collect, publishEvents, publishRaw, publishStored, range, take, waitFor
 import { textStream, toolCallStream, words } from '../test/stream-fixtures.js';
 import { LlmStreamClientError } from './client-error.js';
 import { LlmStreamClient } from './llm-stream-client.js';
-import { ensurePipelineStreams } from './pipeline-streams.js';
+import { ensurePipelineStreams } from '@llm-stream/pipeline';
 import type { InvalidEventReport } from './subscription-reports.js';
 
 const TENANT = 'acme';

@@ -6,7 +6,7 @@ import { keys, ofStream, publishEvents, publishStored, range, take, waitForStore
 import { textStream, toolCallStream, words } from '../test/stream-fixtures.js';
 import { LlmStreamClientError } from './client-error.js';
 import { LlmStreamClient } from './llm-stream-client.js';
-import { ensurePipelineStreams } from './pipeline-streams.js';
+import { ensurePipelineStreams } from '@llm-stream/pipeline';
 import type { StreamGapError } from './stream-gap-error.js';
 import { StreamOutcomeCollector } from './stream-outcome-collector.js';
 import type { StreamOutcome } from './stream-outcome.js';

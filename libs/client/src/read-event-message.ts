@@ -1,5 +1,5 @@
 import { err, ok, parseStreamSubject, type ContractEvent, type Result } from '@llm-stream/contract';
-import { decodeEventMessage } from './event-message.js';
+import { decodeEventMessage } from '@llm-stream/pipeline';
 import type { InvalidEventCode } from './subscription-reports.js';
 
 export interface ReadEventError {

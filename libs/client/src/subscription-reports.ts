@@ -1,4 +1,4 @@
-import type { EventMessageError } from './event-message.js';
+import type { EventMessageError } from '@llm-stream/pipeline';
 import type { StreamGapError } from './stream-gap-error.js';
 
 /**

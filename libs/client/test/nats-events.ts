@@ -2,9 +2,9 @@ import type { JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { HEADERS, STREAM_NAMES, eventsSubject, type ContractEvent } from '@llm-stream/contract';
 import { waitFor } from '@llm-stream/testing';
-import { storedMessageCount } from '../src/checkpointed-publisher.js';
-import { encodeEventMessage } from '../src/event-message.js';
-import { toNatsHeaders } from '../src/nats-headers.js';
+import { storedMessageCount } from '@llm-stream/pipeline';
+import { encodeEventMessage } from '@llm-stream/pipeline';
+import { toNatsHeaders } from '@llm-stream/pipeline';
 
 /** Reconnect for ever, quickly: a test kills and restarts the server under live connections. */
 export const RECONNECTING = { maxReconnectAttempts: -1, reconnectTimeWait: 100 } as const;

@@ -4,7 +4,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ToolArguments } from '@llm-stream/contract';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
-import { ensurePipelineStreams } from '../src/pipeline-streams.js';
+import { ensurePipelineStreams } from '@llm-stream/pipeline';
 import { publishStored } from './nats-events.js';
 import { toolCallStream } from './stream-fixtures.js';
 import { runToolRunner } from './tool-runner-example.js';

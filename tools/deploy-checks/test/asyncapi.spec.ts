@@ -24,7 +24,7 @@ import {
   type TraceRecordKind,
   type TraceStreamInfo,
 } from '@llm-stream/contract';
-import { DEFAULT_STREAM_OPTIONS, encodeEventMessage, pipelineStreamConfigs } from '@llm-stream/client';
+import { DEFAULT_STREAM_OPTIONS, encodeEventMessage, pipelineStreamConfigs } from '@llm-stream/pipeline';
 import { repoRoot } from '@llm-stream/testing';
 import { AsyncApiSchemas, addressParameters, asyncApiSchemaErrors, errorsOf, loadAsyncApi, type JsonObject } from '../src/asyncapi.js';
 

@@ -1,5 +1,5 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { NatsReadinessProbe } from '@llm-stream/client';
+import { NatsReadinessProbe } from '@llm-stream/pipeline';
 import { IngestionStatus } from '../ingestion/ingestion-status.js';
 import { StoreHealth } from './store-health.js';
 

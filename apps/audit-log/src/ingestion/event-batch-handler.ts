@@ -1,6 +1,6 @@
 import { SpanKind, type Tracer } from '@opentelemetry/api';
 import type { JsMsg } from '@nats-io/jetstream';
-import { headerLookup } from '@llm-stream/client';
+import { headerLookup } from '@llm-stream/pipeline';
 import type { Result } from '@llm-stream/contract';
 import { contextFromHeaders } from '@llm-stream/observability';
 import type { JsonLogger } from '@llm-stream/service-kit';

@@ -1,5 +1,5 @@
 import type { JsMsg } from '@nats-io/jetstream';
-import { headerLookup } from '@llm-stream/client';
+import { headerLookup } from '@llm-stream/pipeline';
 import type { Result } from '@llm-stream/contract';
 import type { JsonLogger } from '@llm-stream/service-kit';
 import type { TenantSettings } from '../config/tenant-settings.js';

@@ -1,4 +1,4 @@
-import { encodeEventMessage } from '@llm-stream/client';
+import { encodeEventMessage } from '@llm-stream/pipeline';
 import type { ContractEvent } from '@llm-stream/contract';
 import { readEventMessage } from './read-event-message.js';
 

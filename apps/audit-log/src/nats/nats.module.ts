@@ -1,7 +1,7 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { NatsReadinessProbe, connectPipeline } from '@llm-stream/client';
+import { NatsReadinessProbe, connectPipeline } from '@llm-stream/pipeline';
 import { natsSettings } from '@llm-stream/service-kit';
 import { AuditConfig } from '../config/audit-config.js';
 import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from './nats-tokens.js';

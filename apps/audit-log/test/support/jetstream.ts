@@ -1,6 +1,6 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { encodeEventMessage, ensurePipelineStreams, toNatsHeaders } from '@llm-stream/client';
+import { encodeEventMessage, ensurePipelineStreams, toNatsHeaders } from '@llm-stream/pipeline';
 import { STREAM_NAMES, encodeTraceRecord, rawSubject } from '@llm-stream/contract';
 import { AUDIT_CONSUMERS } from '../../src/ingestion/ensure-consumer.js';
 import type { StreamFixture } from './stream-fixtures.js';

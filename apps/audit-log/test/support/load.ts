@@ -1,5 +1,5 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
-import { storedMessageCount } from '@llm-stream/client';
+import { storedMessageCount } from '@llm-stream/pipeline';
 import { STREAM_NAMES, eventsSubject, rawSubject } from '@llm-stream/contract';
 import { verifyChain } from '../../src/chain/hash-chain.js';
 import type { SqlRunner } from '../../src/store/sql-backend.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeTranscript } from '@llm-stream/adapters';
-import { encodeEventMessage } from '@llm-stream/client';
+import { encodeEventMessage } from '@llm-stream/pipeline';
 import { encodeTraceRecord, type ContractEvent, type ProviderName, type TraceRecord } from '@llm-stream/contract';
 import { transcriptsDir } from '@llm-stream/testing';
 import { TenantSettings } from '../../src/config/tenant-settings.js';

@@ -1,6 +1,6 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { OrderedReader, decodeEventMessage } from '@llm-stream/client';
+import { OrderedReader, decodeEventMessage } from '@llm-stream/pipeline';
 import { STREAM_NAMES, isTerminalEvent, tenantEventsWildcard, type ContractEvent } from '@llm-stream/contract';
 import { waitFor } from '@llm-stream/testing';
 

@@ -1,6 +1,6 @@
 import { jetstream, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { headerLookup, storedMessageCount } from '@llm-stream/client';
+import { headerLookup, storedMessageCount } from '@llm-stream/pipeline';
 import { STREAM_NAMES, decodeTraceRecord, rawSubject, type TraceRecord } from '@llm-stream/contract';
 
 /** A stream's raw trace as stored in LLM_RAW, in stored order (what a normalizer replays). */

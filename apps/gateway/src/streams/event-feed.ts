@@ -1,7 +1,7 @@
 import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { BLOCK_KINDS, EVENT_TYPES, HEADERS, STREAM_NAMES, eventsSubject, type BlockKind, type ContractEventType } from '@llm-stream/contract';
-import { OrderedReader, decodeEventMessage } from '@llm-stream/client';
+import { OrderedReader, decodeEventMessage } from '@llm-stream/pipeline';
 
 /**
  * One stored contract event as the HTTP client gets it: its JSON exactly as the normalizer stored it (never

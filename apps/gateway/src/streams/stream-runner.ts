@@ -2,7 +2,7 @@ import type { Span } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, TraceRecorder, createProviderAdapter, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
-import { CheckpointedPublisher, TraceMessageEncoder, toNatsHeaders, type OutgoingMessage } from '@llm-stream/client';
+import { CheckpointedPublisher, TraceMessageEncoder, toNatsHeaders, type OutgoingMessage } from '@llm-stream/pipeline';
 import {
   STREAM_NAMES,
   encodeWorkItem,

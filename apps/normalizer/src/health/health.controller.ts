@@ -1,5 +1,5 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { NatsReadinessProbe } from '@llm-stream/client';
+import { NatsReadinessProbe } from '@llm-stream/pipeline';
 
 interface Readiness {
   readonly status: 'ready';

@@ -1,5 +1,5 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
-import { headerLookup, storedMessageCount } from '@llm-stream/client';
+import { headerLookup, storedMessageCount } from '@llm-stream/pipeline';
 import { HEADERS, STREAM_NAMES } from '@llm-stream/contract';
 
 /**

@@ -2,7 +2,7 @@ import type { Span, Tracer } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
-import { CheckpointedPublisher, OrderedReader, EventMessageEncoder, RetryLoop, headerLookup, toNatsHeaders } from '@llm-stream/client';
+import { CheckpointedPublisher, OrderedReader, EventMessageEncoder, RetryLoop, headerLookup, toNatsHeaders } from '@llm-stream/pipeline';
 import {
   STREAM_NAMES,
   decodeTraceRecord,
