@@ -1,7 +1,7 @@
-import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { BLOCK_KINDS, EVENT_TYPES, HEADERS, STREAM_NAMES, eventsSubject, type BlockKind, type ContractEventType } from '@llm-stream/contract';
-import { OrderedReader, decodeEventMessage } from '@llm-stream/pipeline';
+import { LiveLogReader, decodeEventMessage, type LogMessage } from '@llm-stream/pipeline';
 
 /**
  * One stored contract event as the HTTP client gets it: its JSON exactly as the normalizer stored it (never
@@ -20,24 +20,29 @@ export interface StoredEvent {
 const TERMINAL = new Set<ContractEventType>(['stream.done', 'stream.error']);
 
 /**
- * A stream's contract events from JetStream, in seq order, starting after `afterSeq`, until the terminal
- * event. It reads the stored log (an ordered consumer from the subject's first message, which survives a
- * NATS restart), so a resumed or late reader gets exactly the same events as the first one; a seq already
- * delivered is skipped and a seq that arrives early (a republish after a loss) waits until the gap before it
- * is filled.
+ * A stream's contract events in seq order, starting after `afterSeq`, until the terminal event. Live events come
+ * by core subscription (no JetStream consumer per stream); JetStream's stored log is read only for what was
+ * stored before the feed subscribed (`catchUp`: a resume, a late reader), after a gap and after a reconnect
+ * (see LiveLogReader), so a resumed or late reader gets exactly the same events as the first one.
+ *
+ * Created before the stream's work item is published, a feed needs no catch-up: nothing can be stored before
+ * it subscribed.
  */
 export class EventFeed implements AsyncIterable<StoredEvent> {
-  private readonly reader: OrderedReader;
+  private readonly reader: LiveLogReader;
   private trace: string | undefined;
 
   constructor(
-    js: JetStreamClient,
-    nc: NatsConnection,
+    connection: { readonly nc: NatsConnection; readonly js: JetStreamClient; readonly jsm: JetStreamManager },
     tenant: string,
     streamId: string,
     private readonly afterSeq: number,
+    catchUp: boolean,
   ) {
-    this.reader = new OrderedReader(js, STREAM_NAMES.events, eventsSubject(tenant, streamId), { connection: nc });
+    this.reader = new LiveLogReader(connection.nc, connection.js, connection.jsm, STREAM_NAMES.events, eventsSubject(tenant, streamId), {
+      positionOf: (message) => seqOf(message),
+      catchUp,
+    });
   }
 
   /** The stream's trace id, from the W3C trace context of the first event read (for log lines). */
@@ -50,20 +55,13 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
-    let next = 1;
-    const early = new Map<number, StoredEvent>();
     try {
       for await (const message of this.reader) {
         this.trace ??= /^00-([0-9a-f]{32})-/.exec(message.headers?.get(HEADERS.traceparent) ?? '')?.[1];
         const event = storedEvent(message);
-        if (event === undefined || event.seq < next) continue;
-        early.set(event.seq, event);
-        for (let ready = early.get(next); ready !== undefined; ready = early.get(next)) {
-          early.delete(next);
-          next += 1;
-          if (ready.seq > this.afterSeq) yield ready;
-          if (TERMINAL.has(ready.type)) return;
-        }
+        if (event === undefined) continue;
+        if (event.seq > this.afterSeq) yield event;
+        if (TERMINAL.has(event.type)) return;
       }
     } finally {
       this.reader.close();
@@ -71,11 +69,17 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
   }
 }
 
+/** The event's seq from its header, or from its JSON when a producer wrote no header. */
+function seqOf(message: LogMessage): number | undefined {
+  const seq = Number(message.headers?.get(HEADERS.seq));
+  return Number.isSafeInteger(seq) && seq > 0 ? seq : storedEvent(message)?.seq;
+}
+
 /**
  * Reads routing fields from the headers our normalizer writes; a message without them (another producer, an
  * older one) is parsed instead. Our own normalizer wrote these events: the JSON Schema check is skipped.
  */
-function storedEvent(message: JsMsg): StoredEvent | undefined {
+function storedEvent(message: LogMessage): StoredEvent | undefined {
   const json = message.string();
   const headers = message.headers;
   const seq = Number(headers?.get(HEADERS.seq));

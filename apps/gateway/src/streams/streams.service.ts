@@ -120,9 +120,12 @@ export class StreamsService {
       traceHeaders: headersForSpan(span),
       observer: this.observer,
     });
+    // Subscribed before the work item goes out: every event the normalizer publishes reaches the feed live.
+    const feed = this.feed(spec.tenant, streamId, 0, false);
     try {
       await context.with(trace.setSpan(context.active(), span), () => runner.open());
     } catch (error) {
+      feed.close();
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'NATS unavailable' });
       span.end();
       this.logger.error('cannot open stream', { stream_id: streamId, trace_id: span.spanContext().traceId, error: String(error) });
@@ -132,7 +135,7 @@ export class StreamsService {
     this.metrics.streamsStarted.inc({ provider });
     this.logger.info('stream accepted', { stream_id: streamId, trace_id: span.spanContext().traceId, provider, tenant: principal.tenant });
     runner.start();
-    const following = this.follow(spec.tenant, streamId, 0, principal, response, runner, provider, Date.now(), spec.traceId);
+    const following = this.follow(feed, streamId, principal, response, runner, provider, Date.now(), spec.traceId);
     this.registry.addFollower(following);
     await following;
   }
@@ -142,9 +145,8 @@ export class StreamsService {
     await this.requireStream(streamId, principal.tenant);
     const local = this.registry.local(streamId);
     const following = this.follow(
-      principal.tenant,
+      this.feed(principal.tenant, streamId, afterSeq, true),
       streamId,
-      afterSeq,
       principal,
       response,
       local,
@@ -200,10 +202,13 @@ export class StreamsService {
   }
 
   /** Writes the stream's events as SSE until its terminal event or until the client leaves. */
+  private feed(tenant: string, streamId: string, afterSeq: number, catchUp: boolean): EventFeed {
+    return new EventFeed({ nc: this.nc, js: this.js, jsm: this.jsm }, tenant, streamId, afterSeq, catchUp);
+  }
+
   private async follow(
-    tenant: string,
+    feed: EventFeed,
     streamId: string,
-    afterSeq: number,
     principal: ApiKeyPrincipal,
     response: ServerResponse,
     runner: StreamRunner | undefined,
@@ -212,7 +217,7 @@ export class StreamsService {
     traceId: string | undefined,
   ): Promise<void> {
     const writer = new SseWriter(response, KEEP_ALIVE_MS);
-    const feed = new EventFeed(this.js, this.nc, tenant, streamId, afterSeq);
+    const tenant = principal.tenant;
     writer.open(streamId);
     this.attachReader(runner, tenant, streamId);
     let ended = false;

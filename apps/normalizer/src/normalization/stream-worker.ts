@@ -2,8 +2,19 @@ import type { Span, Tracer } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
-import { CheckpointedPublisher, OrderedReader, EventMessageEncoder, RetryLoop, headerLookup, toNatsHeaders } from '@llm-stream/pipeline';
 import {
+  CheckpointedPublisher,
+  EventMessageEncoder,
+  LiveLogReader,
+  OrderedReader,
+  RetryLoop,
+  headerLookup,
+  toNatsHeaders,
+  type LogMessage,
+  type LogPosition,
+} from '@llm-stream/pipeline';
+import {
+  HEADERS,
   STREAM_NAMES,
   decodeTraceRecord,
   encodeTraceRecord,
@@ -52,12 +63,20 @@ export interface StreamWorkerDeps {
  * takeover replays it), runs the deterministic session, publishes every event above what the subject already
  * holds, proves them stored, then acks the item. If the gateway's lease expires first, it appends
  * `gateway.lost` to the raw trace, which ends the stream for every replica the same way.
+ *
+ * Records come live by core subscription, in raw_seq order (LiveLogReader: the ones stored before it
+ * subscribed, a gap and a reconnect are read from JetStream). A `gateway.lost` (raw_seq 0, outside the
+ * gateway's numbering) takes effect where it is stored, so once one exists the rest of the trace is read from
+ * the store, in stored order, up to it: every replica ends the stream at the same record.
  */
 export class StreamWorker {
-  /** The stream's raw trace, in stored order (it survives a NATS restart). */
-  private readonly reader: OrderedReader;
+  /** The stream's raw trace, live, in raw_seq order (it survives a NATS restart). */
+  private readonly reader: LiveLogReader;
+  /** A gateway.lost is stored: the stream ends where the stored order puts it. */
+  private lostStored = false;
   private handingOver = false;
   private lostAppended = false;
+  private storedReader: OrderedReader | undefined;
   /** When the last raw record arrived (this replica's clock): evidence that the gateway is alive. */
   private lastRecordAt = Number.NEGATIVE_INFINITY;
   private readonly retrying: RetryLoop;
@@ -80,7 +99,15 @@ export class StreamWorker {
       contextFromHeaders(headerLookup(workMessage.headers)),
     );
     this.observed = { item, traceId: this.span.spanContext().traceId };
-    this.reader = new OrderedReader(deps.js, STREAM_NAMES.raw, rawSubject(item.tenant, item.stream_id), { connection: deps.nc });
+    this.reader = new LiveLogReader(deps.nc, deps.js, deps.jsm, STREAM_NAMES.raw, rawSubject(item.tenant, item.stream_id), {
+      positionOf: rawPosition,
+      // The gateway wrote stream.open (and maybe more) before the work item: read what is stored first.
+      catchUp: true,
+      onUnkeyed: () => {
+        this.lostStored = true;
+        this.reader.close();
+      },
+    });
   }
 
   get streamId(): string {
@@ -105,6 +132,7 @@ export class StreamWorker {
   handOver(): void {
     this.handingOver = true;
     this.reader.close();
+    this.storedReader?.close();
   }
 
   async run(): Promise<void> {
@@ -120,23 +148,41 @@ export class StreamWorker {
       this.workMessage.working();
       this.watchLease(session);
     }, this.deps.workingIntervalMs);
+    const take = async (message: LogMessage): Promise<void> => {
+      this.lastRecordAt = this.deps.clock();
+      const decoded = decodeTraceRecord(headerLookup(message.headers), message.string());
+      if (!decoded.ok) {
+        observer.badRecord(this.observed, decoded.error.message);
+        return;
+      }
+      for (const event of session.accept(decoded.value)) {
+        // Events a previous owner already stored are recomputed identically, and skipped.
+        if (alreadyStored.has(event.seq)) continue;
+        observer.event(this.observed, event);
+        const encoded = encoder.encode(event);
+        if (isTerminalEvent(event)) await publisher.publishAcked(encoded);
+        else publisher.publish(encoded);
+      }
+    };
+    const finished = (): boolean => session.terminal || this.handingOver;
     try {
       for await (const message of this.reader) {
-        this.lastRecordAt = this.deps.clock();
-        const decoded = decodeTraceRecord(headerLookup(message.headers), message.string());
-        if (!decoded.ok) {
-          observer.badRecord(this.observed, decoded.error.message);
-          continue;
+        await take(message);
+        if (finished()) break;
+      }
+      if (this.lostStored && !finished()) {
+        // In stored order from the first record: the ones already taken are duplicates to the session, the
+        // ones stored before gateway.lost are taken, and gateway.lost ends the stream where it is stored.
+        const stored = new OrderedReader(js, STREAM_NAMES.raw, rawSubject(this.item.tenant, this.item.stream_id), { connection: nc });
+        this.storedReader = stored;
+        try {
+          for await (const message of stored) {
+            await take(message);
+            if (finished()) break;
+          }
+        } finally {
+          stored.close();
         }
-        for (const event of session.accept(decoded.value)) {
-          // Events a previous owner already stored are recomputed identically, and skipped.
-          if (alreadyStored.has(event.seq)) continue;
-          observer.event(this.observed, event);
-          const message = encoder.encode(event);
-          if (isTerminalEvent(event)) await publisher.publishAcked(message);
-          else publisher.publish(message);
-        }
-        if (session.terminal || this.handingOver) break;
       }
     } finally {
       clearInterval(keepAlive);
@@ -194,4 +240,11 @@ export class StreamWorker {
   private endSpan(): void {
     this.span.end();
   }
+}
+
+/** A raw record's raw_seq; a normalizer's gateway.lost (raw_seq 0) is outside the gateway's sequence. */
+function rawPosition(message: LogMessage): LogPosition | undefined {
+  const rawSeq = Number(message.headers?.get(HEADERS.rawSeq));
+  if (!Number.isSafeInteger(rawSeq) || rawSeq < 0) return undefined;
+  return rawSeq === 0 ? 'unkeyed' : rawSeq;
 }

@@ -1,0 +1,173 @@
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/nats-core';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
+import { LiveLogReader, type LogMessage, type LogPosition } from './live-log-reader.js';
+
+/** Messages carry their key in a `Key` header (0: outside the sequence) and in their body. */
+function keyOf(message: LogMessage): LogPosition | undefined {
+  const key = Number(message.headers?.get('Key'));
+  if (!Number.isSafeInteger(key)) return undefined;
+  return key === 0 ? 'unkeyed' : key;
+}
+
+describe('LiveLogReader (real nats-server with JetStream)', () => {
+  let server: NatsServerHandle;
+  /** The reader's connection. */
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let jsm: JetStreamManager;
+  /** The publisher's connection: another process in production. */
+  let pub: NatsConnection;
+  let pubJs: JetStreamClient;
+
+  beforeAll(async () => {
+    server = await startNatsServer();
+    const options = { servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 };
+    nc = await connect(options);
+    js = jetstream(nc);
+    jsm = await jetstreamManager(nc);
+    pub = await connect(options);
+    pubJs = jetstream(pub);
+    await jsm.streams.add({ name: 'LIVE', subjects: ['live.>'] });
+  });
+
+  afterAll(async () => {
+    await nc.close();
+    await pub.close();
+    await server.stop();
+  });
+
+  /** Message ids are per subject, as the services' are per stream (JetStream deduplicates by id per stream). */
+  function message(subject: string, key: number): { data: string; options: { headers: ReturnType<typeof natsHeaders> } } {
+    const h = natsHeaders();
+    h.set('Key', String(key));
+    h.set('Nats-Msg-Id', `${subject}:${String(key)}`);
+    return { data: String(key), options: { headers: h } };
+  }
+
+  /** Core publish, as the services do on the hot path (JetStream stores it, no ack). */
+  function publishLive(subject: string, key: number): void {
+    const { data, options } = message(subject, key);
+    pub.publish(subject, data, options);
+  }
+
+  /** Stored with an ack (retried while the server restarts). */
+  async function publishStored(subject: string, key: number): Promise<void> {
+    const { data, options } = message(subject, key);
+    await waitFor(() => pubJs.publish(subject, data, { msgID: `${subject}:${String(key)}`, headers: options.headers }).then(() => true), {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      description: `message ${String(key)} to be stored`,
+    });
+  }
+
+  function read(reader: LiveLogReader, count: number): { keys: number[]; done: Promise<void> } {
+    const keys: number[] = [];
+    const done = (async () => {
+      if (count === 0) return;
+      for await (const each of reader) {
+        keys.push(Number(each.string()));
+        if (keys.length === count) break;
+      }
+    })();
+    return { keys, done };
+  }
+
+  const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_unused, index) => from + index);
+
+  it('delivers live messages by core subscription, in key order, without reading JetStream', async () => {
+    const reader = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.steady', { positionOf: keyOf, catchUp: false });
+    const got = read(reader, 50);
+    await nc.flush();
+    for (const key of range(1, 50)) publishLive('live.steady', key);
+    await got.done;
+    expect(got.keys).toStrictEqual(range(1, 50));
+    expect(reader.stats).toStrictEqual({ live: 50, stored: 0, repairs: 0 });
+  });
+
+  it('catches up with what was stored before it subscribed, then goes on live, each key once', async () => {
+    for (const key of range(1, 20)) await publishStored('live.late', key);
+    const reader = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.late', { positionOf: keyOf, catchUp: true });
+    const got = read(reader, 40);
+    await nc.flush();
+    for (const key of range(21, 40)) publishLive('live.late', key);
+    await got.done;
+    expect(got.keys).toStrictEqual(range(1, 40));
+    expect(reader.stats.repairs).toBe(1);
+  });
+
+  it('holds a message that arrives after a gap and repairs the gap from the stored log', async () => {
+    // 3 is stored but never reaches the subscription (published before it existed, as if lost on the way).
+    for (const key of [1, 2, 3]) await publishStored('live.gap', key);
+    const reader = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.gap', { positionOf: keyOf, catchUp: false });
+    const got = read(reader, 6);
+    await nc.flush();
+    // 1 and 2 again (a republish): duplicates, dropped.
+    for (const key of [1, 2, 4, 5, 6]) publishLive('live.gap', key);
+    await got.done;
+    expect(got.keys).toStrictEqual(range(1, 6));
+    expect(reader.stats.repairs).toBeGreaterThanOrEqual(1);
+  });
+
+  it('waits at a gap until the missing message is stored (a publisher repairing after a reconnect)', async () => {
+    const reader = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.wait', { positionOf: keyOf, catchUp: false });
+    const got = read(reader, 3);
+    await nc.flush();
+    publishLive('live.wait', 1);
+    publishLive('live.wait', 3);
+    await waitFor(() => got.keys.length === 1, { description: 'the first message' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(got.keys).toStrictEqual([1]);
+    await publishStored('live.wait', 2);
+    await got.done;
+    expect(got.keys).toStrictEqual([1, 2, 3]);
+  });
+
+  it('reports an unkeyed message once and does not yield it', async () => {
+    const unkeyed: string[] = [];
+    const reader = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.unkeyed', {
+      positionOf: keyOf,
+      catchUp: false,
+      onUnkeyed: (each) => unkeyed.push(each.string()),
+    });
+    const got = read(reader, 2);
+    await nc.flush();
+    publishLive('live.unkeyed', 1);
+    publishLive('live.unkeyed', 0);
+    publishLive('live.unkeyed', 0);
+    publishLive('live.unkeyed', 2);
+    await got.done;
+    expect(got.keys).toStrictEqual([1, 2]);
+    expect(unkeyed).toStrictEqual(['0']);
+  });
+
+  it('after a NATS server restart reads from the store what was published while it was away, every key once', async () => {
+    const reader = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.restart', { positionOf: keyOf, catchUp: false });
+    const got = read(reader, 30);
+    await nc.flush();
+    for (const key of range(1, 10)) publishLive('live.restart', key);
+    await waitFor(() => got.keys.length === 10, { description: 'the first ten' });
+    await server.restart();
+    // The publisher may be back before the reader resubscribed: stored, not delivered live to it.
+    for (const key of range(11, 20)) await publishStored('live.restart', key);
+    await waitFor(() => got.keys.length >= 20, { timeoutMs: 30_000, description: 'the ones published across the restart' });
+    for (const key of range(21, 30)) publishLive('live.restart', key);
+    await got.done;
+    expect(got.keys).toStrictEqual(range(1, 30));
+  }, 90_000);
+
+  it('ends an iteration that waits for messages when closed, and unsubscribes', async () => {
+    const reader = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.quiet', { positionOf: keyOf, catchUp: false });
+    const got = read(reader, 100);
+    await nc.flush();
+    publishLive('live.quiet', 1);
+    await waitFor(() => got.keys.length === 1, { description: 'the first message' });
+    reader.close();
+    await got.done;
+    publishLive('live.quiet', 2);
+    await pub.flush();
+    expect(got.keys).toStrictEqual([1]);
+    expect(reader.stats.live).toBe(1);
+  });
+});

@@ -1,0 +1,236 @@
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/nats-core';
+import { storedMessageCount } from './checkpointed-publisher.js';
+import { OrderedReader } from './ordered-reader.js';
+import { onConnectionChange } from './reconnects.js';
+import { RetryLoop } from './retry-loop.js';
+
+const MSG_ID_HEADER = 'Nats-Msg-Id';
+
+/** What the reader needs of a message: a core message and a JetStream one both have it. */
+export interface LogMessage {
+  readonly subject: string;
+  readonly headers?: MsgHdrs | undefined;
+  readonly data: Uint8Array;
+  string(): string;
+}
+
+/** Where a message goes in the subject's sequence: its 1-based key, or `unkeyed` (outside the sequence). */
+export type LogPosition = number | 'unkeyed';
+
+export interface LiveLogReaderOptions {
+  /**
+   * The message's 1-based place in the subject (a raw record's raw_seq, an event's seq); `unkeyed` for a
+   * message outside the sequence (a normalizer's gateway.lost, raw_seq 0), which goes to `onUnkeyed` instead.
+   * `undefined`: not one of ours, skipped.
+   */
+  readonly positionOf: (message: LogMessage) => LogPosition | undefined;
+  /** Messages may have been stored before this reader subscribed: read them from JetStream first. */
+  readonly catchUp: boolean;
+  /** A message outside the sequence arrived (live or stored); the reader does not yield it. */
+  readonly onUnkeyed?: (message: LogMessage) => void;
+}
+
+/** How the reader got to where it is, for tests and metrics. */
+export interface LiveLogStats {
+  /** Messages taken from the core subscription. */
+  readonly live: number;
+  /** Messages taken from JetStream (catch-up and repairs). */
+  readonly stored: number;
+  /** Reads of the stored log: the catch-up, after a gap, after a reconnect. */
+  readonly repairs: number;
+}
+
+/**
+ * One subject's messages in key order (1, 2, 3, ... without gaps or duplicates), live, for as long as the caller
+ * iterates: the raw trace of a stream for its normalizer, a stream's events for the gateway serving them.
+ *
+ * In the steady state a message costs a core subscription delivery and nothing else: no JetStream consumer,
+ * no pull, no ack. JetStream (the stored log of the subject, which captures the same messages) is read only to
+ *  - catch up: the messages stored before the subscription existed (`catchUp`);
+ *  - repair a gap: a message arrived whose key is beyond the next one (the missing one was lost on the way,
+ *    e.g. published into a dying connection, and will be stored by the publisher's repair);
+ *  - recover from a reconnect: what was published while this connection was away is in the store; a count of
+ *    the subject says whether anything is there that was not delivered, so an idle stream costs one request.
+ * A stored read runs until the store has nothing more and no key is missing, then the consumer is deleted.
+ * Duplicates (a republish, a message read both live and stored) are dropped by key.
+ */
+export class LiveLogReader implements AsyncIterable<LogMessage> {
+  /** The next key to hand out. */
+  private next = 1;
+  /** Messages beyond a gap, by key. */
+  private readonly waiting = new Map<number, LogMessage>();
+  /** In key order, ready for the iterator. */
+  private readonly ready: LogMessage[] = [];
+  /** Message ids of the unkeyed messages delivered (each counts once however often it arrives). */
+  private readonly unkeyedSeen = new Set<string>();
+  private wake: (() => void) | undefined;
+  private closed = false;
+  private failure: Error | undefined;
+  private repairing = false;
+  /** A reconnect while a stored read ran: the store is counted again after it. */
+  private reconnected = false;
+  private storedReader: OrderedReader | undefined;
+  private readonly subscription: Subscription;
+  private readonly stopListening: () => void;
+  private readonly retrying: RetryLoop;
+  private counts = { live: 0, stored: 0, repairs: 0 };
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly stream: string,
+    private readonly subject: string,
+    private readonly options: LiveLogReaderOptions,
+  ) {
+    this.retrying = new RetryLoop(nc);
+    // Subscribed at once, before anything the caller publishes next on this connection: the server registers
+    // it first, so every message published after that is delivered live.
+    this.subscription = nc.subscribe(subject, {
+      callback: (error, message) => {
+        if (error !== null) return;
+        this.counts.live += 1;
+        this.offer(message);
+      },
+    });
+    this.stopListening = onConnectionChange(nc, (change) => {
+      if (change === 'reconnect') this.requestRepair('reconnect');
+    });
+    if (options.catchUp) this.requestRepair('catch-up');
+  }
+
+  get stats(): LiveLogStats {
+    return { ...this.counts };
+  }
+
+  /** Ends the iteration: at once if it waits for messages, else after the message being handled. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.subscription.unsubscribe();
+    this.stopListening();
+    this.retrying.stop();
+    this.storedReader?.close();
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<LogMessage> {
+    try {
+      while (!this.isClosed()) {
+        const message = this.ready.shift();
+        if (message !== undefined) {
+          yield message;
+          continue;
+        }
+        if (this.failure !== undefined) throw this.failure;
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        this.wake = undefined;
+      }
+    } finally {
+      this.close();
+    }
+  }
+
+  /** A method, not the field: close() may run while the iterator waits, and TypeScript would narrow the field. */
+  private isClosed(): boolean {
+    return this.closed;
+  }
+
+  private offer(message: LogMessage): void {
+    if (this.closed) return;
+    const position = this.options.positionOf(message);
+    if (position === undefined) return;
+    if (position === 'unkeyed') {
+      const id = message.headers?.get(MSG_ID_HEADER) ?? '';
+      if (this.unkeyedSeen.has(id)) return;
+      this.unkeyedSeen.add(id);
+      this.options.onUnkeyed?.(message);
+      return;
+    }
+    if (position < this.next || this.waiting.has(position)) return;
+    if (position > this.next) {
+      this.waiting.set(position, message);
+      // A key is missing: it was lost on the way here; the store has it, or will once its publisher repairs.
+      this.requestRepair('gap');
+      return;
+    }
+    this.ready.push(message);
+    this.next += 1;
+    for (let held = this.waiting.get(this.next); held !== undefined; held = this.waiting.get(this.next)) {
+      this.waiting.delete(this.next);
+      this.ready.push(held);
+      this.next += 1;
+    }
+    this.wake?.();
+  }
+
+  private requestRepair(reason: 'catch-up' | 'gap' | 'reconnect'): void {
+    if (this.closed) return;
+    if (this.repairing) {
+      // A gap meanwhile is seen by the running repair (it reads until no key is missing). After a reconnect
+      // the stored read in flight recovers by itself (OrderedReader), and the store is counted again after it.
+      if (reason === 'reconnect') this.reconnected = true;
+      return;
+    }
+    this.repairing = true;
+    this.reconnected = false;
+    void this.repair(reason === 'reconnect').catch((error: unknown) => {
+      if (this.closed) return;
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      this.wake?.();
+    });
+  }
+
+  /** `countFirst`: ask the store whether it holds anything undelivered before reading it (after a reconnect). */
+  private async repair(countFirst: boolean): Promise<void> {
+    try {
+      let count = countFirst;
+      for (;;) {
+        if (!count || (await this.storeHoldsMore())) await this.readStoredUntilCaughtUp();
+        if (this.closed) return;
+        // Checked with no await before `repairing` turns false: a gap that opens later starts a new repair.
+        if (this.waiting.size > 0) {
+          count = false;
+          continue;
+        }
+        if (this.reconnected) {
+          this.reconnected = false;
+          count = true;
+          continue;
+        }
+        return;
+      }
+    } finally {
+      this.repairing = false;
+    }
+  }
+
+  /** Whether the subject's stored log may hold a message this reader has not delivered, or a key is missing. */
+  private async storeHoldsMore(): Promise<boolean> {
+    if (this.waiting.size > 0) return true;
+    const stored = await this.retrying.run(`${this.subject}: stored count`, () => storedMessageCount(this.jsm, this.stream, this.subject));
+    return stored > this.next - 1 + this.unkeyedSeen.size;
+  }
+
+  private async readStoredUntilCaughtUp(): Promise<void> {
+    if (this.closed) return;
+    this.counts.repairs += 1;
+    const reader = new OrderedReader(this.js, this.stream, this.subject, { connection: this.nc });
+    this.storedReader = reader;
+    try {
+      for await (const message of reader) {
+        this.counts.stored += 1;
+        this.offer(message);
+        if (this.isClosed()) return;
+        // The store had nothing more when this message was delivered, and nothing is missing: live from here.
+        if (message.info.pending === 0 && this.waiting.size === 0) return;
+      }
+    } finally {
+      reader.close();
+      if (this.storedReader === reader) this.storedReader = undefined;
+    }
+  }
+}
