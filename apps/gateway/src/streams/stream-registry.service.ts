@@ -11,7 +11,7 @@ import { JsonLogger } from '@llm-stream/service-kit';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import { NATS_CONNECTION } from '../nats/nats-tokens.js';
+import { NATS_CONNECTION } from '@llm-stream/nest-kit';
 import { admit, type AdmissionLimits, type Refusal } from './admission.js';
 import { EventLoopLag } from './event-loop-lag.js';
 import type { StreamRunner } from './stream-runner.js';

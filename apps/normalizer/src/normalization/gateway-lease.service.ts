@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { SUBJECT_ROOTS } from '@llm-stream/contract';
 import { NormalizerConfig } from '../config/normalizer-config.js';
-import { NATS_CONNECTION } from '../nats/nats-tokens.js';
+import { NATS_CONNECTION } from '@llm-stream/nest-kit';
 import { GatewayLeases } from './gateway-leases.js';
 
 /**
