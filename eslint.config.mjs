@@ -99,9 +99,25 @@ export default [
               onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:pipeline', 'type:client', 'type:testing'],
             },
             {
+              // The Nest wiring the apps share (only apps may use it): Nest and the NATS client over the libs below.
+              sourceTag: 'type:nest-kit',
+              // type:testing: its specs start real nats-servers.
+              onlyDependOnLibsWithTags: ['type:contract', 'type:pipeline', 'type:service-kit', 'type:observability', 'type:testing'],
+              bannedExternalImports: ['express', 'pg', 'better-sqlite3', 'prom-client'],
+            },
+            {
               // Apps use libs, never each other (no lib carries type:app).
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:pipeline', 'type:client', 'type:service-kit', 'type:observability', 'type:testing'],
+              onlyDependOnLibsWithTags: [
+                'type:contract',
+                'type:adapters',
+                'type:pipeline',
+                'type:client',
+                'type:service-kit',
+                'type:observability',
+                'type:nest-kit',
+                'type:testing',
+              ],
             },
           ],
         },

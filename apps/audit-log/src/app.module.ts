@@ -1,18 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
+import { ApiErrorFilter, MetricsModule, NatsModule, TelemetryLifecycle } from '@llm-stream/nest-kit';
 import { ApiKeys, JsonLogger, type ApiKeyTable } from '@llm-stream/service-kit';
 import { AuditConfig } from './config/audit-config.js';
 import { TenantSettings } from './config/tenant-settings.js';
-import { ApiErrorFilter } from './errors/api-error.filter.js';
 import { HealthModule } from './health/health.module.js';
 import { IngestionModule } from './ingestion/ingestion.module.js';
-import { MetricsModule } from './metrics/metrics.module.js';
-import { NatsModule } from './nats/nats.module.js';
+import { AuditMetrics } from './metrics/audit-metrics.js';
 import { QueryModule } from './query/query.module.js';
 import { RetentionModule } from './retention/retention.module.js';
 import { StoreModule } from './store/store.module.js';
-import { TelemetryLifecycle } from './telemetry/telemetry-lifecycle.js';
 
 /** Wires the audit log: configuration, keys and logger are built before Nest starts and provided as values. */
 @Module({})
@@ -21,7 +19,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [MetricsModule, StoreModule, NatsModule, IngestionModule, QueryModule, RetentionModule, HealthModule],
+      imports: [MetricsModule.forRoot(AuditMetrics), StoreModule, NatsModule.forRoot({ service: 'audit-log', config }), IngestionModule, QueryModule, RetentionModule, HealthModule],
       providers: [
         { provide: AuditConfig, useValue: config },
         { provide: TenantSettings, useValue: TenantSettings.fromList(config.AUDIT_PROMPT_CAPTURE_TENANTS) },

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { startTelemetry } from './telemetry/start-telemetry.js';
+import { startTelemetry } from '@llm-stream/nest-kit';
 import { FrameworkLogger, JsonLogger, loadConfig, parseApiKeys } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
 import { AuditConfig } from './config/audit-config.js';

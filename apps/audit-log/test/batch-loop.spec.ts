@@ -1,3 +1,5 @@
+// @llm-stream/service-kit (errorCode) also declares the decorated config classes, which need the metadata API.
+import 'reflect-metadata';
 import { AckPolicy, type JsMsg } from '@nats-io/jetstream';
 import { err, ok, type Result } from '@llm-stream/contract';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';

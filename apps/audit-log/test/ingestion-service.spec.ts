@@ -220,6 +220,13 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
     for (const text of texts) expect(output).not.toContain(text);
   });
 
+  it('answers an unknown route, a bad key and a bad query with the JSON error shape every service uses', async () => {
+    const errorBody = (code: string): unknown => ({ error: { code, message: expect.any(String) as unknown } });
+    expect(await getJson(`${audit.url}/v1/nothing-here`, ACME.key)).toEqual({ status: 404, body: errorBody('not_found') });
+    expect(await getJson(`${audit.url}/v1/streams`)).toEqual({ status: 401, body: errorBody('unauthorized') });
+    expect(await getJson(`${audit.url}/v1/streams?limit=abc`, ACME.key)).toEqual({ status: 400, body: errorBody('invalid_request') });
+  });
+
   it('is ready while NATS and the database answer', async () => {
     expect(await getJson(`${audit.url}/health/ready`)).toEqual({
       status: 200,

@@ -100,9 +100,37 @@ describe('crashes (kill -9)', () => {
     });
     expect(onNats.slice(0, seen.length)).toStrictEqual(seen);
     const trace = await readRawTrace(pipeline.nc, pipeline.jsm, 'acme', streamId);
-    expect(trace.at(-1)).toMatchObject({ kind: 'gateway.lost', gateway_id: victim.name, raw_seq: 0 });
+    // The instance id: GATEWAY_ID and the random part of this process's start.
+    expect(trace.at(-1)).toMatchObject({ kind: 'gateway.lost', gateway_id: expect.stringMatching(new RegExp(`^${victim.name}@[0-9a-f]{8}$`)) as unknown, raw_seq: 0 });
 
     const rest = await resumeStream(pipeline.gatewayUrl, streamId, seen.at(-1)!.seq);
     expect([...seen, ...rest.events]).toStrictEqual(onNats);
+  });
+
+  it("of a gateway whose GATEWAY_ID another process takes at once (a container restarted in its pod): the dead instance's streams still end interrupted", async () => {
+    const victim = await pipeline.addGateway();
+    const scenario = await registerScenario(pipeline.replay.url, { responses: [{ synthetic: { frames: 2_000, frame_interval_ms: 20 } }] });
+    const response = await openStream(victim.url, 'anthropic', { model: `scenario:${scenario}`, max_tokens: 64, messages: [] });
+    const streamId = response.headers.get('x-stream-id')!;
+    await readUntil(readSseStream(response)[Symbol.asyncIterator](), (event) => event.type === 'block.delta' && event.seq >= 5);
+    // The successor runs before the victim dies, so no moment passes without a lease renewed under that
+    // GATEWAY_ID: a lease keyed by GATEWAY_ID alone would stay alive and the stream would never end.
+    const successor = await pipeline.addGateway({ GATEWAY_ID: victim.name });
+    await victim.process.kill();
+
+    const onNats: readonly ContractEvent[] = await pipeline.acmeEvents.waitForTerminal(streamId, 15_000);
+    expect(terminalOf(onNats)).toMatchObject({ type: 'stream.error', status: 'interrupted', error: { category: 'transport_interrupted' } });
+    const trace = await readRawTrace(pipeline.nc, pipeline.jsm, 'acme', streamId);
+    const opened = trace[0];
+    if (opened?.kind !== 'stream.open') throw new Error('the raw trace does not start with stream.open');
+    expect(opened.gateway_id).toMatch(new RegExp(`^${victim.name}@[0-9a-f]{8}$`));
+    expect(trace.at(-1)).toMatchObject({ kind: 'gateway.lost', gateway_id: opened.gateway_id, raw_seq: 0 });
+    // The successor serves new streams under the same name, as another instance.
+    const reply = await postStream(successor.url, 'anthropic', { model: 'simple_text', max_tokens: 64, messages: [] });
+    expect(terminalOf(reply.events)).toMatchObject({ type: 'stream.done' });
+    const [successorOpen] = await readRawTrace(pipeline.nc, pipeline.jsm, 'acme', reply.streamId!);
+    if (successorOpen?.kind !== 'stream.open') throw new Error('the raw trace does not start with stream.open');
+    expect(successorOpen.gateway_id).toMatch(new RegExp(`^${victim.name}@[0-9a-f]{8}$`));
+    expect(successorOpen.gateway_id).not.toBe(opened.gateway_id);
   });
 });

@@ -154,6 +154,12 @@ describe('the gateway HTTP API', () => {
       expect(JSON.stringify(answer.json)).not.toContain('simple_text');
     });
 
+    it('the normalizer answers an unknown route with the same JSON error shape as the gateway', async () => {
+      const answer = await exchange(pipeline.normalizers[0]!.url, 'GET', '/v1/nothing-here', {}, '');
+      expect(answer).toMatchObject({ status: 404, json: errorBody('not_found') });
+      expect(answer.contentType).toMatch(/^application\/json/);
+    });
+
     it('is still up and serving streams after all of them', async () => {
       const reply = await postStream(pipeline.gatewayUrl, 'anthropic', { model: 'simple_text', max_tokens: 64, messages: [] });
       expect(terminalOf(reply.events)).toMatchObject({ type: 'stream.done' });

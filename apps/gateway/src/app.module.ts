@@ -1,15 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
+import { ApiErrorFilter, MetricsModule, NatsModule, TelemetryLifecycle } from '@llm-stream/nest-kit';
 import { ApiKeys, JsonLogger, type ApiKeyTable } from '@llm-stream/service-kit';
 import { GatewayConfig } from './config/gateway-config.js';
 import { GatewayIdentity } from './config/gateway-identity.js';
-import { ApiErrorFilter } from './errors/api-error.filter.js';
 import { HealthModule } from './health/health.module.js';
-import { MetricsModule } from './metrics/metrics.module.js';
-import { NatsModule } from './nats/nats.module.js';
+import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { StreamsModule } from './streams/streams.module.js';
-import { TelemetryLifecycle } from './telemetry/telemetry-lifecycle.js';
 
 /** Wires the gateway: configuration, keys and logger are built before Nest starts and provided as values. */
 @Module({})
@@ -18,7 +16,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [MetricsModule, NatsModule, StreamsModule, HealthModule],
+      imports: [MetricsModule.forRoot(GatewayMetrics), NatsModule.forRoot({ service: 'gateway', config }), StreamsModule, HealthModule],
       providers: [
         { provide: GatewayConfig, useValue: config },
         { provide: GatewayIdentity, useValue: new GatewayIdentity(config.GATEWAY_ID) },

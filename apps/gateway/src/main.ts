@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { startTelemetry } from './telemetry/start-telemetry.js';
+import { attachCoreNats, startTelemetry } from '@llm-stream/nest-kit';
 import { FrameworkLogger, JsonLogger, loadConfig, parseApiKeys } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
 import { GatewayConfig } from './config/gateway-config.js';
@@ -28,6 +28,9 @@ const app = await NestFactory.create<NestExpressApplication>(AppModule.register(
 app.useBodyParser('json', { limit: config.MAX_BODY_BYTES, type: ['application/json', 'application/*+json'], strict: false });
 app.enableShutdownHooks();
 await app.init();
+// The control plane (cancel requests, reader notices) listens before the first HTTP request.
+attachCoreNats(app, logger);
+await app.startAllMicroservices();
 // Listened on directly for the backlog option: Nest's listen() has no way to pass it, and Node's default (511)
 // overflows when thousands of clients connect at once.
 await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { startTelemetry } from './telemetry/start-telemetry.js';
+import { attachCoreNats, startTelemetry } from '@llm-stream/nest-kit';
 import { FrameworkLogger, JsonLogger, loadConfig } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
 import { NormalizerConfig } from './config/normalizer-config.js';
@@ -16,5 +16,8 @@ const logger = new JsonLogger('normalizer', { level: config.LOG_LEVEL });
 
 const app = await NestFactory.create(AppModule.register(config, logger, telemetry), { logger: new FrameworkLogger(logger) });
 app.enableShutdownHooks();
+// Gateway leases.
+attachCoreNats(app, logger);
+await app.startAllMicroservices();
 await app.listen(config.HTTP_PORT, config.HTTP_HOST);
 logger.info('normalizer ready', { port: config.HTTP_PORT, nats: config.NATS_URL });

@@ -131,3 +131,24 @@ export {
 export { Assembler } from './assembler/assembler.js';
 export { assemble } from './assembler/assemble.js';
 export { decodeWorkItem, encodeWorkItem, type WorkItem, type WorkItemError } from './nats/work-item.js';
+export {
+  CANCEL_SUBJECTS,
+  GATEWAY_LEASE_SUBJECTS,
+  READER_SUBJECTS,
+  controlSubjectStreamId,
+  decodeCancelReply,
+  decodeCancelRequest,
+  decodeGatewayLease,
+  decodeReaderNotice,
+  encodeCancelReply,
+  encodeCancelRequest,
+  encodeGatewayLease,
+  encodeReaderNotice,
+  leaseSubjectGatewayId,
+  type CancelReply,
+  type CancelRequest,
+  type ControlMessageError,
+  type GatewayLease,
+  type ReaderNotice,
+} from './nats/control-messages.js';
+export { gatewayInstanceId, parseGatewayInstanceId, type GatewayInstance } from './nats/gateway-instance.js';

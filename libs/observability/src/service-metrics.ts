@@ -18,12 +18,31 @@ export interface HistogramSpec<Label extends string> extends MetricSpec<Label> {
 /**
  * A service's Prometheus metrics: a subclass declares its own as fields with {@link counter}, {@link gauge}
  * and {@link histogram}; the Node.js process metrics (prom-client's defaults) are collected beside them.
- * They live in two registries so that {@link render} lists the service's own metrics first whatever the
- * order of construction (subclass fields are created after this constructor has run).
+ * The metrics every service has (its message handlers') are declared here. They live in separate registries
+ * so that {@link render} lists the service's own metrics first whatever the order of construction (subclass
+ * fields are created after this constructor has run), then the shared ones, then the process's.
  */
 export abstract class ServiceMetrics {
   private readonly own = new Registry();
+  private readonly shared = new Registry();
   private readonly nodeProcess = new Registry();
+
+  /** Messages the service's message handlers (the Nest transports) took, by transport, pattern and outcome. */
+  readonly handledMessages: Counter<'transport' | 'pattern' | 'outcome'> = new Counter({
+    name: 'llm_handler_messages_total',
+    help: 'Messages handled by the message handlers, by transport, pattern and outcome (ack, nak, term, settled, replied, none, failed)',
+    labelNames: ['transport', 'pattern', 'outcome'],
+    registers: [this.shared],
+  });
+
+  /** How long a message handler ran (for a work item: the whole stream). */
+  readonly handlerSeconds: Histogram<'transport' | 'pattern'> = new Histogram({
+    name: 'llm_handler_duration_seconds',
+    help: 'Duration of a message handler, by transport and pattern',
+    labelNames: ['transport', 'pattern'],
+    buckets: [0.0001, 0.001, 0.01, 0.1, 1, 10, 60, 600],
+    registers: [this.shared],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.nodeProcess });
@@ -31,7 +50,7 @@ export abstract class ServiceMetrics {
 
   /** Every metric, in the text exposition format ({@link METRICS_CONTENT_TYPE}). */
   render(): Promise<string> {
-    return Registry.merge([this.own, this.nodeProcess]).metrics();
+    return Registry.merge([this.own, this.shared, this.nodeProcess]).metrics();
   }
 
   protected counter<Label extends string = never>(spec: MetricSpec<Label>): Counter<Label> {

@@ -4,9 +4,9 @@ export interface ApiErrorBody<Code extends string = string> {
 }
 
 /**
- * An error of a service's HTTP API: handlers throw it, the app's exception filter writes it as `status` with
- * {@link ApiErrorBody}. A plain error: the framework's exception classes stay in the apps' filters. Each
- * service narrows `Code` to the codes of its API.
+ * An error of a service's HTTP API: handlers throw it, the services' exception filter (@llm-stream/nest-kit)
+ * writes it as `status` with {@link ApiErrorBody}. A plain error: the framework's exception classes stay in
+ * the filter. Each service narrows `Code` to the codes of its API.
  */
 export class HttpApiError<Code extends string = string> extends Error {
   override readonly name: string = 'HttpApiError';
@@ -16,6 +16,8 @@ export class HttpApiError<Code extends string = string> extends Error {
     readonly status: number,
     readonly code: Code,
     message: string,
+    /** Sent as `Retry-After` (seconds): when the client may try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -16,3 +16,4 @@ export {
   type Unauthenticated,
 } from './api-keys.js';
 export { HttpApiError, type ApiErrorBody } from './http-api-error.js';
+export { errorCode } from './error-code.js';

@@ -3,7 +3,7 @@
 // jest's CommonJS sandbox cannot do, so the deploy checks run it as a child process:
 //   node tools/deploy-checks/scripts/app-facts.mjs <repo root> <app>
 // Nest apps: the config class in dist/config/*-config.js (its own properties are the variable names, as
-// loadConfig reads them) and the routes from Nest's metadata on the compiled controllers. The replay
+// loadConfig reads them) and the routes from Nest's metadata on the compiled controllers (the app's and libs/nest-kit's). The replay
 // provider (plain node:http): the variables its parseConfig reads and its exported route table.
 // Given an environment (JSON), the app's own loader also judges it: loadConfig with the config class (and
 // parseApiKeys for GATEWAY_API_KEYS where the app has it), or the replay provider's parseConfig.
@@ -18,6 +18,8 @@ if (root === undefined || app === undefined) {
   process.exit(2);
 }
 const dist = join(root, 'apps', app, 'dist');
+/** The controllers every Nest service mounts from the shared lib (the metrics endpoint). */
+const sharedControllers = join(root, 'libs', 'nest-kit', 'dist');
 
 /** Nest's RequestMethod enum, in order. */
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'ALL', 'OPTIONS', 'HEAD', 'SEARCH'];
@@ -75,7 +77,7 @@ async function nestValidation(env) {
 
 async function nestRoutes() {
   const routes = [];
-  for (const file of filesUnder(dist, '.controller.js')) {
+  for (const file of [...filesUnder(dist, '.controller.js'), ...filesUnder(sharedControllers, '.controller.js')]) {
     const module = await load(file);
     for (const value of Object.values(module)) {
       if (!isClass(value)) continue;

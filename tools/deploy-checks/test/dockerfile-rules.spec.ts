@@ -43,7 +43,7 @@ describe('Dockerfile rules', () => {
     ['no NODE_ENV', 'node-env', /^ENV NODE_ENV=production$/m, 'ENV NODE_OPTIONS=--enable-source-maps'],
     ['a secret in ENV', 'no-secrets', /^ENV NODE_ENV=production$/m, 'ENV NODE_ENV=production OPENAI_API_KEY=sk-123'],
     ['a secret build argument', 'no-secrets', 'ARG NODE_VERSION=24.22.3', 'ARG NODE_VERSION=24.22.3\nARG NPM_TOKEN'],
-    ['a lib the app loads left out', 'runtime-files', /^COPY --from=build \/app\/libs\/client\/dist libs\/client\/dist$/m, ''],
+    ['a lib the app loads left out', 'runtime-files', /^COPY --from=build \/app\/libs\/nest-kit\/dist libs\/nest-kit\/dist$/m, ''],
     ['node_modules left out', 'runtime-files', /^COPY --from=deps \/app\/node_modules node_modules$/m, ''],
     ['dev dependencies in the image', 'production-deps', 'RUN npm ci --omit=dev --omit=optional --no-audit', 'RUN npm ci --omit=optional --no-audit'],
     ['a source path the build does not produce', 'copy-source', '/app/apps/gateway/dist apps/gateway/dist', '/app/apps/gateway/out apps/gateway/dist'],

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { SUBJECT_ROOTS } from '@llm-stream/contract';
+import { SUBJECT_ROOTS, parseGatewayInstanceId } from '@llm-stream/contract';
 import {
   collectSse,
   getFreePort,
@@ -114,7 +114,7 @@ describe('the dev overlay, run from the image layouts', () => {
     }
   });
 
-  it('the gateway renews its lease under its pod name, as the AsyncAPI document says', async () => {
+  it('the gateway renews its lease under its pod name and this process\'s instance, as the AsyncAPI document says', async () => {
     if (nc === undefined) throw new Error('no NATS connection');
     const subscription = nc.subscribe(`${SUBJECT_ROOTS.gatewayLease}.>`, { max: 1 });
     const received = await waitFor(async () => {
@@ -127,7 +127,8 @@ describe('the dev overlay, run from the image layouts', () => {
     });
     const validate = schemas.compile(document.components.messages['leaseRenewal']?.payload ?? {});
     expect({ valid: validate(JSON.parse(received.string())), errors: errorsOf(validate) }).toEqual({ valid: true, errors: '' });
-    expect(received.subject).toBe(`${SUBJECT_ROOTS.gatewayLease}.${running.get('gateway')?.env['GATEWAY_ID'] ?? ''}`);
+    const leased = parseGatewayInstanceId(received.subject.slice(SUBJECT_ROOTS.gatewayLease.length + 1));
+    expect(leased).toEqual({ name: running.get('gateway')?.env['GATEWAY_ID'] ?? '', instance: expect.stringMatching(/^[0-9a-f]{8}$/) as unknown });
   });
 
   it('streams a recorded answer end to end with the example API key and provider key', async () => {

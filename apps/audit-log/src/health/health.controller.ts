@@ -1,12 +1,8 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
+import { readiness, type Readiness } from '@llm-stream/nest-kit';
 import { NatsReadinessProbe } from '@llm-stream/pipeline';
 import { IngestionStatus } from '../ingestion/ingestion-status.js';
 import { StoreHealth } from './store-health.js';
-
-interface Readiness {
-  readonly status: 'ready';
-  readonly checks: Readonly<Record<string, string>>;
-}
 
 /**
  * Kubernetes probes: live while the process serves HTTP; ready (200) only while NATS and JetStream answer,
@@ -28,10 +24,6 @@ export class HealthController {
   @Get('ready')
   async ready(): Promise<Readiness> {
     const [nats, database] = await Promise.all([this.nats.check(), this.store.check()]);
-    const checks = { ...nats, database, ingestion: this.ingestion.check() };
-    if (!Object.values(checks).every((value) => value === 'ok')) {
-      throw new ServiceUnavailableException({ status: 'unavailable', checks });
-    }
-    return { status: 'ready', checks };
+    return readiness({ ...nats, database, ingestion: this.ingestion.check() });
   }
 }

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { Result } from '@llm-stream/contract';
-import { errorCode } from '../errors/error-code.js';
+import { errorCode } from '@llm-stream/service-kit';
 import type { UnstorableMessage } from './read-event-message.js';
 
 /** Waits before the retries of a lone message the store refuses while the database answers. */

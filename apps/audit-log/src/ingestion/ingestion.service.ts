@@ -6,7 +6,7 @@ import { JsonLogger } from '@llm-stream/service-kit';
 import { AuditConfig } from '../config/audit-config.js';
 import { TenantSettings } from '../config/tenant-settings.js';
 import { AuditMetrics } from '../metrics/audit-metrics.js';
-import { JETSTREAM, JETSTREAM_MANAGER } from '../nats/nats-tokens.js';
+import { JETSTREAM, JETSTREAM_MANAGER } from '@llm-stream/nest-kit';
 import type { AuditRepository } from '../store/audit-repository.js';
 import { AUDIT_REPOSITORY } from '../store/store-tokens.js';
 import { BatchLoop, type BatchLoopObserver } from './batch-loop.js';

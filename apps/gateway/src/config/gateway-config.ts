@@ -23,7 +23,7 @@ export class GatewayConfig extends ServiceConfig {
   @IsString()
   GATEWAY_API_KEYS = '[]';
 
-  /** Identifies this instance in leases and raw traces; the pod name on Kubernetes. Random when empty. */
+  /** Names this instance in leases and raw traces (the pod name on Kubernetes; random when empty); each process start adds a random instance part (`<GATEWAY_ID>@<instance>`). */
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{0,64}$/, { message: 'must be letters, digits, _ or - (at most 64)' })
   GATEWAY_ID = '';

@@ -13,15 +13,5 @@ export type ApiErrorCode =
   | 'overloaded'
   | 'internal';
 
-/** An HTTP API error with a JSON body `{"error": {"code", "message"}}` (written by ApiErrorFilter). */
-export class ApiError extends HttpApiError<ApiErrorCode> {
-  constructor(
-    status: number,
-    code: ApiErrorCode,
-    message: string,
-    /** Sent as `Retry-After` (seconds): when the client may try again. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(status, code, message);
-  }
-}
+/** An HTTP API error with a JSON body `{"error": {"code", "message"}}` (written by the services' ApiErrorFilter). */
+export class ApiError extends HttpApiError<ApiErrorCode> {}

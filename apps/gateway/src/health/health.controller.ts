@@ -1,4 +1,5 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
+import { readiness, type Readiness } from '@llm-stream/nest-kit';
 import { NatsReadinessProbe } from '@llm-stream/pipeline';
 import { StreamRegistry } from '../streams/stream-registry.service.js';
 
@@ -19,13 +20,11 @@ export class HealthController {
   }
 
   @Get('ready')
-  async ready(): Promise<{ status: 'ready'; checks: Record<string, string> }> {
-    const checks = {
+  async ready(): Promise<Readiness> {
+    return readiness({
       ...(await this.nats.check()),
       accepting: this.registry.isAccepting ? 'ok' : 'draining',
       admission: this.registry.refusal() === undefined ? 'ok' : 'overloaded',
-    };
-    if (!Object.values(checks).every((value) => value === 'ok')) throw new ServiceUnavailableException({ status: 'unavailable', checks });
-    return { status: 'ready', checks };
+    });
   }
 }

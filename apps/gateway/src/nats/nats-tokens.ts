@@ -1,4 +1,3 @@
-/** Injection tokens of the NATS objects (they are interfaces, so they need tokens). */
-export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
-export const JETSTREAM = Symbol('JETSTREAM');
-export const JETSTREAM_MANAGER = Symbol('JETSTREAM_MANAGER');
+// The tokens live in @llm-stream/nest-kit. This re-export only keeps the import of streams.service.ts, which
+// is being rewritten on another branch: switch that import to @llm-stream/nest-kit and delete this file.
+export { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '@llm-stream/nest-kit';

@@ -5,29 +5,21 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { SUBJECT_ROOTS, gatewayLeaseSubject } from '@llm-stream/contract';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { encodeGatewayLease, gatewayLeaseSubject, type CancelRequest, type ReaderNotice } from '@llm-stream/contract';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import { NATS_CONNECTION } from '../nats/nats-tokens.js';
+import { NATS_CONNECTION } from '@llm-stream/nest-kit';
 import { admit, type AdmissionLimits, type Refusal } from './admission.js';
 import { EventLoopLag } from './event-loop-lag.js';
 import type { StreamRunner } from './stream-runner.js';
 
-/** Control messages between gateway instances (core NATS). */
-export interface CancelRequest {
-  readonly tenant: string;
-}
-export interface ReaderNotice {
-  readonly tenant: string;
-  readonly action: 'attach' | 'detach';
-}
-
 /**
- * The streams whose upstream this instance holds. It renews this instance's liveness lease, routes cancel
- * requests and reader notices from other instances to the owning runner, and on SIGTERM stops accepting,
+ * The streams whose upstream this instance holds. It renews this instance's liveness lease, takes the cancel
+ * requests and reader notices other instances send (StreamControlController) to the owning runner, and on
+ * SIGTERM stops accepting,
  * lets open streams finish for SHUTDOWN_DRAIN_MS, then ends the rest (they end interrupted at once instead of
  * waiting for the lease to expire). The lease is renewed until the last stream has ended.
  */
@@ -37,7 +29,6 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
   private readonly followers = new Set<Promise<void>>();
   private accepting = true;
   private leaseTimer: NodeJS.Timeout | undefined;
-  private subscriptions: Subscription[] = [];
   private readonly lag = new EventLoopLag();
   readonly limits: AdmissionLimits;
 
@@ -91,29 +82,31 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     this.leaseTimer = setInterval(() => {
       this.renewLease();
     }, this.config.LEASE_INTERVAL_MS);
-    this.subscriptions = [
-      this.nc.subscribe(`${SUBJECT_ROOTS.cancel}.*`, {
-        callback: (error, message) => {
-          if (error) return;
-          const runner = this.runners.get(lastToken(message.subject));
-          if (!runner) return;
-          const request = parse(message.string()) as Partial<CancelRequest> | undefined;
-          if (request?.tenant !== runner.spec.tenant) return;
-          runner.cancel('client_request');
-          message.respond(JSON.stringify({ ok: true }));
-        },
-      }),
-      this.nc.subscribe(`${SUBJECT_ROOTS.reader}.*`, {
-        callback: (error, message) => {
-          if (error) return;
-          const runner = this.runners.get(lastToken(message.subject));
-          const notice = parse(message.string()) as Partial<ReaderNotice> | undefined;
-          if (!runner || notice?.tenant !== runner.spec.tenant) return;
-          if (notice.action === 'attach') runner.readerAttached();
-          else runner.readerDetached();
-        },
-      }),
-    ];
+  }
+
+  /**
+   * Another instance asks to cancel a stream (its client sent DELETE there). True when this instance holds the
+   * stream for that tenant and cancelled it; false leaves the request to whichever instance holds it.
+   */
+  cancelRequested(streamId: string, request: CancelRequest): boolean {
+    const runner = this.runners.get(streamId);
+    if (runner?.spec.tenant !== request.tenant) return false;
+    runner.cancel('client_request');
+    return true;
+  }
+
+  /** A reader of one of this instance's streams attached to or left another instance. */
+  readerNoticed(streamId: string, notice: ReaderNotice): void {
+    const runner = this.runners.get(streamId);
+    if (runner?.spec.tenant !== notice.tenant) return;
+    switch (notice.action) {
+      case 'attach':
+        runner.readerAttached();
+        return;
+      case 'detach':
+        runner.readerDetached();
+        return;
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -137,12 +130,11 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
   onApplicationShutdown(): void {
     this.lag.stop();
     clearInterval(this.leaseTimer);
-    for (const subscription of this.subscriptions) subscription.unsubscribe();
   }
 
   private renewLease(): void {
     if (this.nc.isClosed()) return;
-    this.nc.publish(gatewayLeaseSubject(this.identity.id), JSON.stringify({ open_streams: this.runners.size }));
+    this.nc.publish(gatewayLeaseSubject(this.identity.id), encodeGatewayLease({ open_streams: this.runners.size }));
   }
 }
 
@@ -161,17 +153,5 @@ async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
     return await Promise.race([work.then(() => true), timeout]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-function lastToken(subject: string): string {
-  return subject.slice(subject.lastIndexOf('.') + 1);
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
   }
 }

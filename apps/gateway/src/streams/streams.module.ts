@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { StreamControlController } from './stream-control.controller.js';
 import { StreamObserverService } from './stream-observer.service.js';
 import { StreamRegistry } from './stream-registry.service.js';
 import { StreamsController } from './streams.controller.js';
 import { StreamsService } from './streams.service.js';
 
 @Module({
-  controllers: [StreamsController],
+  controllers: [StreamsController, StreamControlController],
   providers: [StreamsService, StreamRegistry, StreamObserverService, ApiKeyGuard],
   exports: [StreamRegistry],
 })

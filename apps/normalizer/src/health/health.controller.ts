@@ -1,10 +1,6 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
+import { readiness, type Readiness } from '@llm-stream/nest-kit';
 import { NatsReadinessProbe } from '@llm-stream/pipeline';
-
-interface Readiness {
-  readonly status: 'ready';
-  readonly checks: Readonly<Record<string, string>>;
-}
 
 /** Kubernetes probes: live while the process serves HTTP; ready (200) only while NATS and JetStream answer. */
 @Controller('health')
@@ -18,10 +14,6 @@ export class HealthController {
 
   @Get('ready')
   async ready(): Promise<Readiness> {
-    const checks = { ...(await this.nats.check()) };
-    if (!Object.values(checks).every((value) => value === 'ok')) {
-      throw new ServiceUnavailableException({ status: 'unavailable', checks });
-    }
-    return { status: 'ready', checks };
+    return readiness({ ...(await this.nats.check()) });
   }
 }

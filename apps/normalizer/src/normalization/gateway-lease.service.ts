@@ -1,19 +1,18 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { SUBJECT_ROOTS } from '@llm-stream/contract';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerConfig } from '../config/normalizer-config.js';
-import { NATS_CONNECTION } from '../nats/nats-tokens.js';
+import { NATS_CONNECTION } from '@llm-stream/nest-kit';
 import { GatewayLeases } from './gateway-leases.js';
 
 /**
- * Listens to every gateway's lease renewals (core NATS, `llm.gateways.lease.<gateway_id>`), and to whether
+ * Keeps every gateway instance's lease renewals (core NATS, `llm.gateways.lease.<gateway_id>`, taken by
+ * GatewayLeaseController), and watches whether
  * this replica could hear them at all: its connection's disconnects and reconnects, and a round trip to the
  * server (a PING) four times per lease timeout, which a paused or swamped server answers late.
  */
 @Injectable()
 export class GatewayLeaseService implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly leases: GatewayLeases;
-  private subscription: Subscription | undefined;
   private pruning: NodeJS.Timeout | undefined;
   private probing: NodeJS.Timeout | undefined;
   private readonly probeIntervalMs: number;
@@ -28,13 +27,6 @@ export class GatewayLeaseService implements OnApplicationBootstrap, OnApplicatio
   }
 
   onApplicationBootstrap(): void {
-    const prefix = `${SUBJECT_ROOTS.gatewayLease}.`;
-    this.subscription = this.nc.subscribe(`${prefix}*`, {
-      callback: (error, message) => {
-        if (error) return;
-        this.leases.renew(message.subject.slice(prefix.length), Date.now());
-      },
-    });
     void this.watchConnection();
     this.probing = setInterval(() => {
       this.probe();
@@ -47,7 +39,11 @@ export class GatewayLeaseService implements OnApplicationBootstrap, OnApplicatio
   onApplicationShutdown(): void {
     clearInterval(this.pruning);
     clearInterval(this.probing);
-    this.subscription?.unsubscribe();
+  }
+
+  /** A gateway instance renewed its lease. */
+  renewed(gatewayId: string): void {
+    this.leases.renew(gatewayId, Date.now());
   }
 
   /** One PING at a time; while it is unanswered for long, no lease expires (see GatewayLeases). */

@@ -7,7 +7,7 @@ import { STREAM_NAMES, decodeWorkItem } from '@llm-stream/contract';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { NormalizerConfig } from '../config/normalizer-config.js';
 import { NormalizerMetrics } from '../metrics/normalizer-metrics.js';
-import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
+import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '@llm-stream/nest-kit';
 import { GatewayLeaseService } from './gateway-lease.service.js';
 import { StreamObserverService } from './stream-observer.service.js';
 import { StreamWorker } from './stream-worker.js';

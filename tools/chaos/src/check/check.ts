@@ -1,3 +1,4 @@
+import { parseGatewayInstanceId } from '@llm-stream/contract';
 import type { FaultKind, FaultRecord } from '../fault-kinds.js';
 import type { ClientRecord, RecordedRun, ServedBody } from '../recorded-run.js';
 import { lostFrames } from './lost-frames.js';
@@ -38,10 +39,14 @@ function overlaps(client: ClientRecord, fault: FaultRecord): boolean {
   return client.startedAt <= fault.endedAt && client.endedAt >= fault.startedAt;
 }
 
-/** The gateway holding the stream's upstream connection was killed while the stream ran. */
+/**
+ * The gateway holding the stream's upstream connection was killed while the stream ran. Faults name a gateway
+ * by its GATEWAY_ID; the stored gateway id is its instance id (`<GATEWAY_ID>@<instance>`).
+ */
 function gatewayDied(run: RecordedRun, client: ClientRecord, gatewayId: string | null): boolean {
+  const name = gatewayId === null ? null : parseGatewayInstanceId(gatewayId).name;
   return run.faults.some(
-    (fault) => (fault.kind === 'kill-gateway' || fault.kind === 'replace-gateway') && fault.target === gatewayId && overlaps(client, fault),
+    (fault) => (fault.kind === 'kill-gateway' || fault.kind === 'replace-gateway') && fault.target === name && overlaps(client, fault),
   );
 }
 

@@ -8,7 +8,7 @@ describe('trace context through message headers (W3C traceparent)', () => {
   let sdk: NodeSDK;
 
   beforeAll(() => {
-    sdk = startTelemetry('gateway-spec', 'none');
+    sdk = startTelemetry('nest-kit-spec', 'none');
   });
 
   afterAll(async () => {

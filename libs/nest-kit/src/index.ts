@@ -1,0 +1,15 @@
+// The Nest wiring every service shares (apps only may import it): the NATS connection module, tracing start,
+// the metrics endpoint, the one exception filter and readiness bodies, and the transports of
+// @nestjs/microservices that carry the control plane and the durable consumers.
+export { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from './nats/nats-tokens.js';
+export { NatsModule, type NatsModuleOptions } from './nats/nats.module.js';
+export { startTelemetry } from './telemetry/start-telemetry.js';
+export { TelemetryLifecycle } from './telemetry/telemetry-lifecycle.js';
+export { MetricsModule } from './metrics/metrics.module.js';
+export { SERVICE_METRICS } from './metrics/metrics-tokens.js';
+export { ApiErrorFilter } from './errors/api-error.filter.js';
+export { describeError, type ErrorResponse, type FrameworkErrorCode } from './errors/describe-error.js';
+export { ServiceNotReady, readiness, type Readiness, type ReadinessChecks, type Unreadiness } from './health/readiness.js';
+export { CORE_NATS, CoreNatsContext, CoreNatsTransport } from './transport/core-nats-transport.js';
+export { attachCoreNats } from './transport/attach-core-nats.js';
+export { HandlerInstrumentation, type HandledMessage, type HandlerOutcome, type TransportName } from './transport/handler-instrumentation.js';
