@@ -7,6 +7,9 @@ import { decodeEventMessage, storedMessageCount } from '@llm-stream/pipeline';
 import {
   STREAM_NAMES,
   cancelSubject,
+  decodeCancelReply,
+  encodeCancelRequest,
+  encodeReaderNotice,
   eventsSubject,
   isProviderName,
   isTerminalEvent,
@@ -17,12 +20,12 @@ import {
   type ProviderName,
 } from '@llm-stream/contract';
 import { contextFromHeaders, headersForSpan } from '@llm-stream/observability';
+import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '@llm-stream/nest-kit';
 import { JsonLogger, type ApiKeyPrincipal } from '@llm-stream/service-kit';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { ApiError } from '../errors/api-error.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from '../nats/nats-tokens.js';
 import { planUpstream } from '../upstream/upstream-plan.js';
 import { refusalMessage } from './admission.js';
 import { EventFeed, type StoredEvent } from './event-feed.js';
@@ -171,8 +174,8 @@ export class StreamsService {
     if (await this.hasEnded(streamId, principal.tenant))
       throw new ApiError(HttpStatus.CONFLICT, 'already_ended', 'the stream has already ended');
     try {
-      const reply = await this.nc.request(cancelSubject(streamId), JSON.stringify({ tenant: principal.tenant }), { timeout: 2_000 });
-      if ((JSON.parse(reply.string()) as { ok?: boolean }).ok === true) return { stream_id: streamId, status: 'cancelling' };
+      const reply = await this.nc.request(cancelSubject(streamId), encodeCancelRequest({ tenant: principal.tenant }), { timeout: 2_000 });
+      if (decodeCancelReply(reply.string()).ok) return { stream_id: streamId, status: 'cancelling' };
     } catch {
       // No gateway holds it: it has ended, or its gateway is gone (its lease will end it).
     }
@@ -264,12 +267,12 @@ export class StreamsService {
 
   private attachReader(runner: StreamRunner | undefined, tenant: string, streamId: string): void {
     if (runner) runner.readerAttached();
-    else this.nc.publish(readerSubject(streamId), JSON.stringify({ tenant, action: 'attach' }));
+    else this.nc.publish(readerSubject(streamId), encodeReaderNotice({ tenant, action: 'attach' }));
   }
 
   private detachReader(runner: StreamRunner | undefined, tenant: string, streamId: string): void {
     if (runner) runner.readerDetached();
-    else if (!this.nc.isClosed()) this.nc.publish(readerSubject(streamId), JSON.stringify({ tenant, action: 'detach' }));
+    else if (!this.nc.isClosed()) this.nc.publish(readerSubject(streamId), encodeReaderNotice({ tenant, action: 'detach' }));
   }
 
   private upstreamSettings(): Parameters<typeof planUpstream>[3] {
