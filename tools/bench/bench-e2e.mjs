@@ -3,7 +3,7 @@
 // Prints the latency each event gains (p50, p99), the time to the first contract delta, events/s at saturation,
 // memory per open idle stream, whether 1,000+ concurrent streams ran without errors, and the CPU time each
 // process spends per contract event (from /proc: the figure a noisy machine shakes least).
-// Usage: npm run bench:e2e [-- --streams 200 --frames 200 --interval 5 --open 1000 --provider anthropic]
+// Usage: npm run bench:e2e [-- --streams 200 --frames 200 --interval 5 --open 1000 --provider anthropic --phases idle,paced,saturation]
 import { request } from 'node:http';
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
@@ -19,6 +19,8 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '5' },
     open: { type: 'string', default: '1000' },
     provider: { type: 'string', default: 'anthropic' },
+    // A subset, e.g. `--phases paced` for a CPU profile (BENCH_CPU_PROF_DIR) of the paced load alone.
+    phases: { type: 'string', default: 'idle,paced,saturation' },
   },
 });
 const STREAMS = Number(values.streams);
@@ -26,6 +28,7 @@ const FRAMES = Number(values.frames);
 const INTERVAL = Number(values.interval);
 const OPEN = Number(values.open);
 const PROVIDER = values.provider;
+const PHASES = new Set(values.phases.split(','));
 const ENDPOINTS = { anthropic: '/v1/messages', 'openai-chat': '/v1/chat/completions', 'openai-responses': '/v1/responses' };
 const root = join(import.meta.dirname, '../..');
 const KEY = 'bench-key';
@@ -61,6 +64,8 @@ const gateway = node('gateway', 'gateway', {
   UPSTREAM_PROGRESS_TIMEOUT_MS: '600000',
   HEARTBEAT_INTERVAL_MS: '600000',
   CLIENT_GRACE_MS: '0',
+  // Admission control would refuse the idle phase's streams above its default (1,000 open per gateway).
+  MAX_OPEN_STREAMS: String(OPEN + STREAMS),
 });
 const ready = async (url) => {
   try {
@@ -175,6 +180,7 @@ const out = (line) => process.stdout.write(`${line}\n`);
 try {
   // 1. Memory per open idle stream, and OPEN concurrent open streams without errors (first: the baseline is
   // the services' memory before any load, not one inflated by the garbage of a saturation run).
+  if (PHASES.has('idle')) {
   const idle = await scenario({ synthetic: { frames: 1, frame_interval_ms: 0, text_bytes: 32 }, stall_after_frames: 3, stall_ping_interval_ms: 600000 });
   global.gc?.();
   const before = { gateway: rssKiB(gateway.pid), normalizer: rssKiB(normalizer.pid) };
@@ -203,7 +209,9 @@ try {
   out(`  memory per open idle stream: ${perStream.toFixed(1)} KiB (gateway ${((after.gateway - before.gateway) / OPEN).toFixed(1)} + normalizer ${((after.normalizer - before.normalizer) / OPEN).toFixed(1)}; target < 64 KiB)`);
   controller.abort();
   await Promise.all(openStreams);
+  }
   // 2. Added latency at STREAMS concurrent streams of FRAMES frames, one every INTERVAL ms.
+  if (PHASES.has('paced')) {
   const paced = await scenario({ synthetic: { frames: FRAMES, frame_interval_ms: INTERVAL, text_bytes: 32 } });
   await run(Math.min(20, STREAMS), paced, true); // warm-up: JIT, connections, JetStream consumers
   const direct = await run(STREAMS, paced, false);
@@ -218,7 +226,9 @@ try {
   out(`  errors: ${piped.errors} (direct ${direct.errors})`);
   out(`  CPU: ${cpuPerEvent(pacedCpu, pacedCpuAfter, piped.events)} (${piped.events} events)`);
 
+  }
   // 3. Saturation: streams as fast as the provider can send them.
+  if (PHASES.has('saturation')) {
   const burst = await scenario({ synthetic: { frames: 1000, frame_interval_ms: 0, text_bytes: 32 } });
   const saturatedCpu = cpuSnapshot();
   const saturated = await run(50, burst, true);
@@ -226,6 +236,7 @@ try {
   const saturatedDirect = await run(50, burst, false);
   out(`saturation (50 streams x 1000 frames, no pacing): ${Math.round(saturated.events / saturated.seconds)} contract events/s through the pipeline (direct: ${Math.round(saturatedDirect.events / saturatedDirect.seconds)} SSE records/s), errors ${saturated.errors}`);
   out(`  CPU at saturation: ${cpuPerEvent(saturatedCpu, saturatedCpuAfter, saturated.events)} (target <= 50 us summed)`);
+  }
 
 } finally {
   await Promise.all([gateway.stop(), normalizer.stop(), replay.stop()]);

@@ -6,7 +6,7 @@ import { LiveLogReader, type LogMessage, type LogPosition } from './live-log-rea
 
 /** Messages carry their key in a `Key` header (0: outside the sequence) and in their body. */
 function keyOf(message: LogMessage): LogPosition | undefined {
-  const key = Number(message.headers?.get('Key'));
+  const key = Number(message.header('Key'));
   if (!Number.isSafeInteger(key)) return undefined;
   return key === 0 ? 'unkeyed' : key;
 }

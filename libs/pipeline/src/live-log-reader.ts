@@ -1,5 +1,7 @@
-import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
-import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/nats-core';
+import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
+import type { HeaderLookup } from '@llm-stream/contract';
+import { messageHeaderLookup } from './message-header-lookup.js';
 import { storedMessageCount } from './checkpointed-publisher.js';
 import { OrderedReader } from './ordered-reader.js';
 import { onConnectionChange } from './reconnects.js';
@@ -7,12 +9,18 @@ import { RetryLoop } from './retry-loop.js';
 
 const MSG_ID_HEADER = 'Nats-Msg-Id';
 
-/** What the reader needs of a message: a core message and a JetStream one both have it. */
+/** A message of the subject as the reader hands it out: its headers parsed once (see messageHeaderLookup). */
 export interface LogMessage {
   readonly subject: string;
-  readonly headers?: MsgHdrs | undefined;
   readonly data: Uint8Array;
   string(): string;
+  /** A header's value, `undefined` when absent. */
+  readonly header: HeaderLookup;
+}
+
+/** A core or JetStream message as a {@link LogMessage}. */
+export function toLogMessage(message: Msg | JsMsg): LogMessage {
+  return { subject: message.subject, data: message.data, string: () => message.string(), header: messageHeaderLookup(message) };
 }
 
 /** Where a message goes in the subject's sequence: its 1-based key, or `unkeyed` (outside the sequence). */
@@ -91,7 +99,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
       callback: (error, message) => {
         if (error !== null) return;
         this.counts.live += 1;
-        this.offer(message);
+        this.offer(toLogMessage(message));
       },
     });
     this.stopListening = onConnectionChange(nc, (change) => {
@@ -144,7 +152,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     const position = this.options.positionOf(message);
     if (position === undefined) return;
     if (position === 'unkeyed') {
-      const id = message.headers?.get(MSG_ID_HEADER) ?? '';
+      const id = message.header(MSG_ID_HEADER) ?? '';
       if (this.unkeyedSeen.has(id)) return;
       this.unkeyedSeen.add(id);
       this.options.onUnkeyed?.(message);
@@ -223,7 +231,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     try {
       for await (const message of reader) {
         this.counts.stored += 1;
-        this.offer(message);
+        this.offer(toLogMessage(message));
         if (this.isClosed()) return;
         // The store had nothing more when this message was delivered, and nothing is missing: live from here.
         if (message.info.pending === 0 && this.waiting.size === 0) return;

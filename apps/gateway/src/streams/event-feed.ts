@@ -57,7 +57,7 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
   async *[Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
     try {
       for await (const message of this.reader) {
-        this.trace ??= /^00-([0-9a-f]{32})-/.exec(message.headers?.get(HEADERS.traceparent) ?? '')?.[1];
+        this.trace ??= /^00-([0-9a-f]{32})-/.exec(message.header(HEADERS.traceparent) ?? '')?.[1];
         const event = storedEvent(message);
         if (event === undefined) continue;
         if (event.seq > this.afterSeq) yield event;
@@ -71,7 +71,7 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
 
 /** The event's seq from its header, or from its JSON when a producer wrote no header. */
 function seqOf(message: LogMessage): number | undefined {
-  const seq = Number(message.headers?.get(HEADERS.seq));
+  const seq = Number(message.header(HEADERS.seq));
   return Number.isSafeInteger(seq) && seq > 0 ? seq : storedEvent(message)?.seq;
 }
 
@@ -81,16 +81,24 @@ function seqOf(message: LogMessage): number | undefined {
  */
 function storedEvent(message: LogMessage): StoredEvent | undefined {
   const json = message.string();
-  const headers = message.headers;
-  const seq = Number(headers?.get(HEADERS.seq));
-  const type = headers?.get(HEADERS.eventType) as ContractEventType | undefined;
-  const ts = Number(headers?.get(HEADERS.ts));
-  if (Number.isSafeInteger(seq) && seq > 0 && type !== undefined && (EVENT_TYPES as readonly string[]).includes(type) && Number.isFinite(ts) && headers?.has(HEADERS.ts)) {
-    const kind = headers.get(HEADERS.blockKind);
-    return { seq, type, ts, blockKind: (BLOCK_KINDS as readonly string[]).includes(kind) ? (kind as BlockKind) : undefined, json };
+  const seq = Number(message.header(HEADERS.seq));
+  const type = message.header(HEADERS.eventType);
+  const tsHeader = message.header(HEADERS.ts);
+  const ts = Number(tsHeader);
+  if (Number.isSafeInteger(seq) && seq > 0 && isEventType(type) && tsHeader !== undefined && Number.isFinite(ts)) {
+    const kind = message.header(HEADERS.blockKind);
+    return { seq, type, ts, blockKind: isBlockKind(kind) ? kind : undefined, json };
   }
   const decoded = decodeEventMessage(message.subject, json, { validate: false });
   if (!decoded.ok) return undefined;
   const event = decoded.value.event;
   return { seq: event.seq, type: event.type, ts: event.ts, blockKind: 'block' in event ? event.block.kind : undefined, json };
+}
+
+function isEventType(value: string | undefined): value is ContractEventType {
+  return value !== undefined && (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+function isBlockKind(value: string | undefined): value is BlockKind {
+  return value !== undefined && (BLOCK_KINDS as readonly string[]).includes(value);
 }

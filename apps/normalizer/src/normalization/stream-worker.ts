@@ -10,6 +10,7 @@ import {
   RetryLoop,
   headerLookup,
   toNatsHeaders,
+  toLogMessage,
   type LogMessage,
   type LogPosition,
 } from '@llm-stream/pipeline';
@@ -148,26 +149,30 @@ export class StreamWorker {
       this.workMessage.working();
       this.watchLease(session);
     }, this.deps.workingIntervalMs);
-    const take = async (message: LogMessage): Promise<void> => {
+    /** Runs one record through the session; only the terminal event is waited for (its JetStream ack). */
+    const take = (message: LogMessage): Promise<void> | undefined => {
       this.lastRecordAt = this.deps.clock();
-      const decoded = decodeTraceRecord(headerLookup(message.headers), message.string());
+      const decoded = decodeTraceRecord(message.header, message.string());
       if (!decoded.ok) {
         observer.badRecord(this.observed, decoded.error.message);
-        return;
+        return undefined;
       }
+      let terminalStored: Promise<void> | undefined;
       for (const event of session.accept(decoded.value)) {
         // Events a previous owner already stored are recomputed identically, and skipped.
         if (alreadyStored.has(event.seq)) continue;
         observer.event(this.observed, event);
         const encoded = encoder.encode(event);
-        if (isTerminalEvent(event)) await publisher.publishAcked(encoded);
+        if (isTerminalEvent(event)) terminalStored = publisher.publishAcked(encoded);
         else publisher.publish(encoded);
       }
+      return terminalStored;
     };
     const finished = (): boolean => session.terminal || this.handingOver;
     try {
       for await (const message of this.reader) {
-        await take(message);
+        const stored = take(message);
+        if (stored !== undefined) await stored;
         if (finished()) break;
       }
       if (this.lostStored && !finished()) {
@@ -177,7 +182,8 @@ export class StreamWorker {
         this.storedReader = stored;
         try {
           for await (const message of stored) {
-            await take(message);
+            const terminal = take(toLogMessage(message));
+            if (terminal !== undefined) await terminal;
             if (finished()) break;
           }
         } finally {
@@ -244,7 +250,7 @@ export class StreamWorker {
 
 /** A raw record's raw_seq; a normalizer's gateway.lost (raw_seq 0) is outside the gateway's sequence. */
 function rawPosition(message: LogMessage): LogPosition | undefined {
-  const rawSeq = Number(message.headers?.get(HEADERS.rawSeq));
+  const rawSeq = Number(message.header(HEADERS.rawSeq));
   if (!Number.isSafeInteger(rawSeq) || rawSeq < 0) return undefined;
   return rawSeq === 0 ? 'unkeyed' : rawSeq;
 }
