@@ -20,7 +20,7 @@ export { PublishError } from './publish-error.js';
 export { RetryLoop, type RetryDelays } from './retry-loop.js';
 export { OrderedReader, type OrderedReaderOptions } from './ordered-reader.js';
 export { messageHeaderLookup, parseHeaderBlock, readsRawHeaders } from './message-header-lookup.js';
-export { LiveLogReader, toLogMessage, type LiveLogReaderOptions, type LiveLogStats, type LogMessage, type LogPosition } from './live-log-reader.js';
+export { DEFAULT_MAX_WAITING, LiveLogGapError, LiveLogReader, toLogMessage, type LiveLogReaderOptions, type LiveLogStats, type LogMessage, type LogPosition } from './live-log-reader.js';
 export { EventMessageEncoder } from './event-message-encoder.js';
 export { TraceMessageEncoder } from './trace-message-encoder.js';
 export { EncodedHeaders } from './encoded-headers.js';

@@ -2,7 +2,7 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { headers as natsHeaders } from '@nats-io/nats-core';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
-import { LiveLogReader, type LogMessage, type LogPosition } from './live-log-reader.js';
+import { LiveLogGapError, LiveLogReader, type LogMessage, type LogPosition } from './live-log-reader.js';
 
 /** Messages carry their key in a `Key` header (0: outside the sequence) and in their body. */
 function keyOf(message: LogMessage): LogPosition | undefined {
@@ -156,6 +156,37 @@ describe('LiveLogReader (real nats-server with JetStream)', () => {
     await got.done;
     expect(got.keys).toStrictEqual(range(1, 30));
   }, 90_000);
+
+  it('gives a gap up when more messages than its bound wait after it: the caller takes over, or the iteration fails', async () => {
+    let overflowed = 0;
+    const handed = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.overflow.a', {
+      positionOf: keyOf,
+      catchUp: false,
+      maxWaiting: 3,
+      onOverflow: () => {
+        overflowed += 1;
+        handed.close();
+      },
+    });
+    const failing = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.overflow.b', { positionOf: keyOf, catchUp: false, maxWaiting: 3 });
+    // Settled into a value at once: the rejection must not count as unhandled before the test looks at it.
+    const failed = (async () => {
+      for await (const _each of failing) {
+        // key 1 never comes
+      }
+      return 'ended';
+    })().catch((error: unknown) => error);
+    await nc.flush();
+    // Key 1 is never published anywhere: the repair waits for it in vain while 2..5 arrive.
+    for (const key of [2, 3, 4, 5]) {
+      publishLive('live.overflow.a', key);
+      publishLive('live.overflow.b', key);
+    }
+    await waitFor(() => overflowed === 1, { description: 'the overflow to be handed to the caller' });
+    const error = await failed;
+    expect(error).toBeInstanceOf(LiveLogGapError);
+    expect(error).toMatchObject({ code: 'gap_not_repaired', missing: 1, waiting: 4 });
+  });
 
   it('ends an iteration that waits for messages when closed, and unsubscribes', async () => {
     const reader = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.quiet', { positionOf: keyOf, catchUp: false });

@@ -37,6 +37,31 @@ export interface LiveLogReaderOptions {
   readonly catchUp: boolean;
   /** A message outside the sequence arrived (live or stored); the reader does not yield it. */
   readonly onUnkeyed?: (message: LogMessage) => void;
+  /** The most messages held beyond a gap (default {@link DEFAULT_MAX_WAITING}). */
+  readonly maxWaiting?: number;
+  /**
+   * More than `maxWaiting` wait beyond a gap the store has not filled: the caller takes over (the normalizer
+   * reads the trace in stored order, where the session's own bound decides). Without it the iteration fails
+   * with a {@link LiveLogGapError}.
+   */
+  readonly onOverflow?: () => void;
+}
+
+/** The default bound of messages held beyond a gap: as many as a publisher keeps unconfirmed. */
+export const DEFAULT_MAX_WAITING = 16_384;
+
+/** A gap stayed open while more messages than the bound arrived after it: the reader gave up. */
+export class LiveLogGapError extends Error {
+  readonly code = 'gap_not_repaired';
+
+  constructor(
+    readonly subject: string,
+    readonly missing: number,
+    readonly waiting: number,
+  ) {
+    super(`${subject}: message ${String(missing)} is missing and ${String(waiting)} messages wait after it`);
+    this.name = 'LiveLogGapError';
+  }
 }
 
 /** How the reader got to where it is, for tests and metrics. */
@@ -137,9 +162,22 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
         });
         this.wake = undefined;
       }
+      // Closed because it gave up (a gap never repaired): the caller must not take the end for a clean one.
+      if (this.failure !== undefined) throw this.failure;
     } finally {
       this.close();
     }
+  }
+
+  private overflow(): void {
+    const waiting = this.waiting.size;
+    this.waiting.clear();
+    if (this.options.onOverflow !== undefined) {
+      this.options.onOverflow();
+      return;
+    }
+    this.failure = new LiveLogGapError(this.subject, this.next, waiting);
+    this.close();
   }
 
   /** A method, not the field: close() may run while the iterator waits, and TypeScript would narrow the field. */
@@ -161,6 +199,10 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     if (position < this.next || this.waiting.has(position)) return;
     if (position > this.next) {
       this.waiting.set(position, message);
+      if (this.waiting.size > (this.options.maxWaiting ?? DEFAULT_MAX_WAITING)) {
+        this.overflow();
+        return;
+      }
       // A key is missing: it was lost on the way here; the store has it, or will once its publisher repairs.
       this.requestRepair('gap');
       return;

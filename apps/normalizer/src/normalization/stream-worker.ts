@@ -1,7 +1,7 @@
 import type { Span, Tracer } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
+import { DEFAULT_MAX_HELD_RECORDS, NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
 import {
   CheckpointedPublisher,
   EventMessageEncoder,
@@ -73,8 +73,11 @@ export interface StreamWorkerDeps {
 export class StreamWorker {
   /** The stream's raw trace, live, in raw_seq order (it survives a NATS restart). */
   private readonly reader: LiveLogReader;
-  /** A gateway.lost is stored: the stream ends where the stored order puts it. */
-  private lostStored = false;
+  /**
+   * A gateway.lost is stored (the stream ends where the stored order puts it), or a gap stays open: the rest of
+   * the trace is read from the store, in stored order.
+   */
+  private storedOrder = false;
   private handingOver = false;
   private lostAppended = false;
   private storedReader: OrderedReader | undefined;
@@ -105,8 +108,13 @@ export class StreamWorker {
       // The gateway wrote stream.open (and maybe more) before the work item: read what is stored first.
       catchUp: true,
       onUnkeyed: () => {
-        this.lostStored = true;
-        this.reader.close();
+        this.readStoredOrder();
+      },
+      // A gap the store does not fill while as many records wait as the session may hold: the stored order
+      // decides, as it does for a replica that replays the trace (the session gives the gap up there).
+      maxWaiting: DEFAULT_MAX_HELD_RECORDS,
+      onOverflow: () => {
+        this.readStoredOrder();
       },
     });
   }
@@ -175,7 +183,7 @@ export class StreamWorker {
         if (stored !== undefined) await stored;
         if (finished()) break;
       }
-      if (this.lostStored && !finished()) {
+      if (this.storedOrder && !finished()) {
         // In stored order from the first record: the ones already taken are duplicates to the session, the
         // ones stored before gateway.lost are taken, and gateway.lost ends the stream where it is stored.
         const stored = new OrderedReader(js, STREAM_NAMES.raw, rawSubject(this.item.tenant, this.item.stream_id), { connection: nc });
@@ -213,6 +221,11 @@ export class StreamWorker {
     await this.retrying.run(`${this.item.stream_id}: work item ack`, () => this.workMessage.ackAck());
     this.endSpan();
     observer.finished(this.observed, 'ended');
+  }
+
+  private readStoredOrder(): void {
+    this.storedOrder = true;
+    this.reader.close();
   }
 
   private watchLease(session: NormalizerSession): void {
