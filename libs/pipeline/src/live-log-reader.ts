@@ -108,6 +108,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
   private readonly stopListening: () => void;
   private readonly retrying: RetryLoop;
   private counts = { live: 0, stored: 0, repairs: 0 };
+  private arrivedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -124,6 +125,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
       callback: (error, message) => {
         if (error !== null) return;
         this.counts.live += 1;
+        this.arrivedAt = Date.now();
         this.offer(toLogMessage(message));
       },
     });
@@ -131,6 +133,11 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
       if (change === 'reconnect') this.requestRepair('reconnect');
     });
     if (options.catchUp) this.requestRepair('catch-up');
+  }
+
+  /** Epoch ms when the last live message came off the socket (evidence that its publisher is alive). */
+  get lastArrivalAt(): number {
+    return this.arrivedAt;
   }
 
   get stats(): LiveLogStats {

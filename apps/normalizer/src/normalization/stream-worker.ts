@@ -81,7 +81,7 @@ export class StreamWorker {
   private handingOver = false;
   private lostAppended = false;
   private storedReader: OrderedReader | undefined;
-  /** When the last raw record arrived (this replica's clock): evidence that the gateway is alive. */
+  /** When the session last took a raw record (this replica's clock): evidence that the gateway is alive. */
   private lastRecordAt = Number.NEGATIVE_INFINITY;
   private readonly retrying: RetryLoop;
   private workMessage: JsMsg;
@@ -153,10 +153,21 @@ export class StreamWorker {
     const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
     const session = new NormalizerSession({ createAdapter: createProviderAdapter, unknownEvents: this.deps.unknownEvents });
     const encoder = new EventMessageEncoder(this.item.tenant, this.item.stream_id, headersForSpan(this.span));
+    const interval = this.deps.workingIntervalMs;
+    let dueAt = this.deps.clock() + interval;
     const keepAlive = setInterval(() => {
       this.workMessage.working();
-      this.watchLease(session);
-    }, this.deps.workingIntervalMs);
+      const now = this.deps.clock();
+      const late = now - dueAt;
+      dueAt = now + interval;
+      // This process was stalled (a saturated event loop, a GC, a SIGSTOP): what arrived meanwhile (records,
+      // leases) may still wait unread in the socket, and timers run before I/O. No verdict from this round.
+      if (late > interval / 2) return;
+      // After the I/O of this loop turn (setImmediate runs after the poll phase): judge on what has arrived.
+      setImmediate(() => {
+        this.watchLease(session);
+      });
+    }, interval);
     /** Runs one record through the session; only the terminal event is waited for (its JetStream ack). */
     const take = (message: LogMessage): Promise<void> | undefined => {
       this.lastRecordAt = this.deps.clock();
@@ -231,7 +242,9 @@ export class StreamWorker {
   private watchLease(session: NormalizerSession): void {
     if (this.lostAppended || session.terminal) return;
     const now = this.deps.clock();
-    if (!this.deps.leases.isExpired(this.item.gateway_id, now, this.lastRecordAt)) return;
+    // A record counts from when it came off the socket: one still queued behind a busy session is evidence too.
+    const evidenceAt = Math.max(this.lastRecordAt, this.reader.lastArrivalAt);
+    if (!this.deps.leases.isExpired(this.item.gateway_id, now, evidenceAt)) return;
     this.lostAppended = true;
     if (session.lastRawSeq === 0) {
       this.reader.close();
