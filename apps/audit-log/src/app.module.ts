@@ -7,6 +7,7 @@ import { TenantSettings } from './config/tenant-settings.js';
 import { ApiErrorFilter } from './errors/api-error.filter.js';
 import { HealthModule } from './health/health.module.js';
 import { IngestionModule } from './ingestion/ingestion.module.js';
+import { LagModule } from './lag/lag.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NatsModule } from './nats/nats.module.js';
 import { QueryModule } from './query/query.module.js';
@@ -21,7 +22,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [MetricsModule, StoreModule, NatsModule, IngestionModule, QueryModule, RetentionModule, HealthModule],
+      imports: [MetricsModule, StoreModule, NatsModule, IngestionModule, LagModule, QueryModule, RetentionModule, HealthModule],
       providers: [
         { provide: AuditConfig, useValue: config },
         { provide: TenantSettings, useValue: TenantSettings.fromList(config.AUDIT_PROMPT_CAPTURE_TENANTS) },
