@@ -7,6 +7,7 @@ import { AuditConfig } from './config/audit-config.js';
 import { TenantSettings } from './config/tenant-settings.js';
 import { HealthModule } from './health/health.module.js';
 import { IngestionModule } from './ingestion/ingestion.module.js';
+import { LagModule } from './lag/lag.module.js';
 import { AuditMetrics } from './metrics/audit-metrics.js';
 import { QueryModule } from './query/query.module.js';
 import { RetentionModule } from './retention/retention.module.js';
@@ -19,7 +20,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [MetricsModule.forRoot(AuditMetrics), StoreModule, NatsModule.forRoot({ service: 'audit-log', config }), IngestionModule, QueryModule, RetentionModule, HealthModule],
+      imports: [MetricsModule.forRoot(AuditMetrics), StoreModule, NatsModule.forRoot({ service: 'audit-log', config }), IngestionModule, LagModule, QueryModule, RetentionModule, HealthModule],
       providers: [
         { provide: AuditConfig, useValue: config },
         { provide: TenantSettings, useValue: TenantSettings.fromList(config.AUDIT_PROMPT_CAPTURE_TENANTS) },

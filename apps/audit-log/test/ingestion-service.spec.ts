@@ -66,6 +66,7 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
       GATEWAY_API_KEYS: API_KEYS,
       AUDIT_PROMPT_CAPTURE_TENANTS: GLOBEX.tenant,
       AUDIT_ACK_WAIT_MS: '3000',
+      AUDIT_LAG_POLL_INTERVAL_MS: '250',
       TRACE_EXPORTER: 'otlp',
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl,
       OTEL_BSP_SCHEDULE_DELAY: '100',
@@ -227,11 +228,26 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
     expect(await getJson(`${audit.url}/v1/streams?limit=abc`, ACME.key)).toEqual({ status: 400, body: errorBody('invalid_request') });
   });
 
-  it('is ready while NATS and the database answer', async () => {
+  it('is ready while NATS and the database answer, and shows each consumer\'s lag (none once everything is stored)', async () => {
+    const noLag = { undelivered: 0, unacked: 0, oldest_age_ms: 0, retention_ms: 86_400_000, measured_at: expect.any(Number) as unknown };
+    const lagGone = async (): Promise<boolean> => {
+      const { body } = await getJson<{ ingestion_lag: Record<string, { undelivered?: number; unacked?: number }> }>(`${audit.url}/health/ready`);
+      return Object.values(AUDIT_CONSUMERS).every((consumer) => body.ingestion_lag[consumer]?.undelivered === 0 && body.ingestion_lag[consumer].unacked === 0);
+    };
+    await waitFor(lagGone, { timeoutMs: 10_000, description: 'the lag poller to see both consumers caught up' });
     expect(await getJson(`${audit.url}/health/ready`)).toEqual({
       status: 200,
-      body: { status: 'ready', checks: { nats: 'ok', jetstream: 'ok', database: 'ok', ingestion: 'ok' } },
+      body: {
+        status: 'ready',
+        checks: { nats: 'ok', jetstream: 'ok', database: 'ok', ingestion: 'ok' },
+        ingestion_lag: { [AUDIT_CONSUMERS.events]: noLag, [AUDIT_CONSUMERS.raw]: noLag },
+      },
     });
+    const metrics = await (await fetch(`${audit.url}/metrics`)).text();
+    for (const consumer of Object.values(AUDIT_CONSUMERS)) {
+      expect(metrics).toContain(`llm_audit_ingestion_lag_seconds{consumer="${consumer}"} 0`);
+      expect(metrics).toContain(`llm_audit_ingestion_lag_messages{consumer="${consumer}",state="undelivered"} 0`);
+    }
   });
 });
 

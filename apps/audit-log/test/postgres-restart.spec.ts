@@ -21,7 +21,7 @@ describe('PostgreSQL crashed and restarted while the audit log ingests 100 strea
     // A private cluster: this test kills it.
     postgres = await startPostgres();
     databaseUrl = await postgres.createDatabase();
-    audit = await startAudit({ ...pipeline.commonEnv, AUDIT_DATABASE_URL: databaseUrl, TRACE_EXPORTER: 'none', AUDIT_ACK_WAIT_MS: '3000' });
+    audit = await startAudit({ ...pipeline.commonEnv, AUDIT_DATABASE_URL: databaseUrl, TRACE_EXPORTER: 'none', AUDIT_ACK_WAIT_MS: '3000', AUDIT_LAG_POLL_INTERVAL_MS: '250' });
   });
 
   afterAll(async () => {
@@ -51,6 +51,16 @@ describe('PostgreSQL crashed and restarted while the audit log ingests 100 strea
     expect(notReady.body.checks?.['database']).not.toBe('ok');
     const atKill = await eventsPublished(jsm);
     await waitFor(async () => (await eventsPublished(jsm)) >= atKill + 2_000, { timeoutMs: 60_000, description: 'more events while the database is away' });
+    // The lag is reported while JetStream holds the work: what was published since the kill, not acked, and its age.
+    const eventsLag = async (): Promise<{ status: number; held: number; age: number }> => {
+      const ready = await getJson<{ ingestion_lag?: Record<string, { undelivered?: number; unacked?: number; oldest_age_ms?: number }> }>(`${audit.url}/health/ready`);
+      const lag = ready.body.ingestion_lag?.[AUDIT_CONSUMERS.events];
+      return { status: ready.status, held: (lag?.undelivered ?? 0) + (lag?.unacked ?? 0), age: lag?.oldest_age_ms ?? 0 };
+    };
+    await waitFor(async () => {
+      const lag = await eventsLag();
+      return lag.status === 503 && lag.held >= 2_000 && lag.age > 0;
+    }, { timeoutMs: 10_000, description: 'the readiness probe to show the held events and their age' });
 
     await postgres.restart();
     await waitFor(async () => (await getJson(`${audit.url}/health/ready`)).status === 200, { timeoutMs: 30_000, description: 'the audit log to be ready again' });
@@ -58,6 +68,10 @@ describe('PostgreSQL crashed and restarted while the audit log ingests 100 strea
     const streams = await clients;
     expect(new Set(streams.map((stream) => stream.streamId)).size).toBe(STREAMS);
     await waitFor(async () => (await auditBacklog(jsm)) === 0, { timeoutMs: 60_000, description: 'the audit log to catch up' });
+    await waitFor(async () => {
+      const lag = await eventsLag();
+      return lag.status === 200 && lag.held === 0 && lag.age === 0;
+    }, { timeoutMs: 10_000, description: 'the reported lag to be gone' });
 
     const inspector = new PostgresBackend(databaseUrl, { poolSize: 1, onIdleError: () => undefined });
     try {

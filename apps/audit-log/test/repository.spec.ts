@@ -125,6 +125,30 @@ describe.each(BACKENDS)('AuditRepository on %s (the same suite for both backends
     expect(await db.repository.rawRecords(stream.streamId)).toHaveLength(stream.raw.length);
   });
 
+  it('stores concurrent event and raw batches of the same streams, new and existing, without deadlock or loss', async () => {
+    // The two ingestion loops commit on their own connections and lock the same stream rows: every batch
+    // below races the other consumer's over the same streams, some seen for the first time by both.
+    const tenant = freshTenant();
+    const streams = Array.from({ length: 12 }, (_, index) =>
+      index % 2 === 0 ? fixture('anthropic', 'tool_fragmented_json', { tenant }) : fixture('openai-chat', 'parallel_tools', { tenant }),
+    );
+    const slices = 4;
+    const part = <T>(items: readonly T[], index: number): T[] => items.filter((_, position) => position % slices === index);
+    for (let index = 0; index < slices; index += 1) {
+      // Reversed stream order on one side: the batches meet the rows in opposite orders.
+      await Promise.all([
+        db.repository.ingestEvents(streams.flatMap((stream) => part(stream.events, index)), NOW),
+        db.repository.ingestRaw([...streams].reverse().flatMap((stream) => part(stream.raw, index)), NOW),
+        db.repository.ingestRaw(streams.flatMap((stream) => part(stream.raw, index)), NOW),
+      ]);
+    }
+    for (const stream of streams) {
+      const stored = await db.repository.findStream(tenant, stream.streamId);
+      expect(stored?.record).toMatchObject({ event_count: stream.events.length, raw_count: stream.raw.length, status: 'completed' });
+      expect(stored?.chain).toEqual({ seq: stream.events.length, hash: expectedHead(stream) });
+    }
+  });
+
   it('links an event that arrived after a gap once the gap is filled', async () => {
     const stream = fixture('gemini', 'multi_block');
     const [first, second, ...rest] = stream.events;

@@ -9,7 +9,7 @@ export { MetricsModule } from './metrics/metrics.module.js';
 export { SERVICE_METRICS } from './metrics/metrics-tokens.js';
 export { ApiErrorFilter } from './errors/api-error.filter.js';
 export { describeError, type ErrorResponse, type FrameworkErrorCode } from './errors/describe-error.js';
-export { ServiceNotReady, readiness, type Readiness, type ReadinessChecks, type Unreadiness } from './health/readiness.js';
+export { ServiceNotReady, readiness, type Readiness, type ReadinessChecks, type ReadinessDetail, type Unreadiness } from './health/readiness.js';
 export { CORE_NATS, CoreNatsContext, CoreNatsTransport } from './transport/core-nats-transport.js';
 export { attachCoreNats } from './transport/attach-core-nats.js';
 export { HandlerInstrumentation, type HandledMessage, type HandlerOutcome, type TransportName } from './transport/handler-instrumentation.js';

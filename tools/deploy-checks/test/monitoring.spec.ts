@@ -38,7 +38,7 @@ describe('deploy/monitoring', () => {
     try {
       const file = join(dir, 'rules.yaml');
       writeFileSync(file, stringify({ groups: ruleGroups(objects) }));
-      expect(execFileSync(promtool, ['check', 'rules', file], { encoding: 'utf8' })).toMatch(/SUCCESS: 7 rules found/);
+      expect(execFileSync(promtool, ['check', 'rules', file], { encoding: 'utf8' })).toMatch(/SUCCESS: 9 rules found/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -66,6 +66,13 @@ export class AuditConfig extends ServiceConfig {
   @Max(3_600_000)
   AUDIT_ACK_WAIT_MS = 30_000;
 
+  /** How often the ingestion lag of each consumer is read from JetStream (metrics and readiness detail). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(250)
+  @Max(600_000)
+  AUDIT_LAG_POLL_INTERVAL_MS = 5_000;
+
   /** Streams older than this many days (by start time) are deleted; 0 keeps everything. */
   @Type(() => Number)
   @IsInt()

@@ -2,11 +2,12 @@ import { Controller, Get } from '@nestjs/common';
 import { readiness, type Readiness } from '@llm-stream/nest-kit';
 import { NatsReadinessProbe } from '@llm-stream/pipeline';
 import { IngestionStatus } from '../ingestion/ingestion-status.js';
+import { IngestionLagPoller, type LagReport } from '../lag/ingestion-lag-poller.js';
 import { StoreHealth } from './store-health.js';
 
 /**
  * Kubernetes probes: live while the process serves HTTP; ready (200) only while NATS and JetStream answer,
- * the database answers, and no ingestion loop is paused waiting for it.
+ * the database answers, and no ingestion loop is paused waiting for it. Both answers carry the ingestion lag.
  */
 @Controller('health')
 export class HealthController {
@@ -14,6 +15,7 @@ export class HealthController {
     private readonly nats: NatsReadinessProbe,
     private readonly store: StoreHealth,
     private readonly ingestion: IngestionStatus,
+    private readonly lag: IngestionLagPoller,
   ) {}
 
   @Get('live')
@@ -22,8 +24,9 @@ export class HealthController {
   }
 
   @Get('ready')
-  async ready(): Promise<Readiness> {
+  async ready(): Promise<Readiness & { readonly ingestion_lag: LagReport }> {
     const [nats, database] = await Promise.all([this.nats.check(), this.store.check()]);
-    return readiness({ ...nats, database, ingestion: this.ingestion.check() });
+    // The lag is detail on both answers: JetStream holds the work, a lag never makes the service unready.
+    return readiness({ ...nats, database, ingestion: this.ingestion.check() }, { ingestion_lag: this.lag.report() });
   }
 }

@@ -26,11 +26,10 @@ export function readRawMessage(
   const parts = parseStreamSubject(subject);
   if (parts === null) return err({ code: 'not_a_trace_record', message: `not a raw trace subject: ${subject}` });
   const { tenant, streamId } = parts;
-  const traceId = traceIdOf(header);
   const kindHeader = header(HEADERS.record);
   if (kindHeader === CLIENT_REQUEST_RECORD) {
     if (!tenants.capturesPrompts(tenant)) return ok(null);
-    return readClientRequest(tenant, streamId, data, traceId);
+    return readClientRequest(tenant, streamId, data, traceIdOf(header));
   }
   const decoded = decodeTraceRecord(header, data);
   // The codec's code, not its message: a JSON syntax error quotes the record.
@@ -55,7 +54,10 @@ export function readRawMessage(
     jsSeq,
     body: text,
     redacted,
-    traceId,
+    // Read when needed (a getter): the stream row takes the first one, most records are never asked.
+    get traceId(): string | null {
+      return traceIdOf(header);
+    },
     ...(record.kind === 'stream.open' && { opened: { provider: record.provider, model: record.model, gatewayId: record.gateway_id } }),
   });
 }

@@ -29,6 +29,30 @@ export class AuditMetrics extends ServiceMetrics {
 
   readonly consumerLag = this.gauge({ name: 'llm_jetstream_consumer_lag', help: 'Messages not yet delivered to a durable consumer', labelNames: ['consumer'] });
 
+  readonly ingestionLagMessages = this.gauge({
+    name: 'llm_audit_ingestion_lag_messages',
+    help: 'Messages a consumer has not processed yet, from JetStream consumer info: undelivered, or delivered and not acked (unacked)',
+    labelNames: ['consumer', 'state'],
+  });
+
+  readonly ingestionLagSeconds = this.gauge({
+    name: 'llm_audit_ingestion_lag_seconds',
+    help: 'Age of the oldest message a consumer has not processed yet (0 when it has processed everything)',
+    labelNames: ['consumer'],
+  });
+
+  readonly retentionSeconds = this.gauge({
+    name: 'llm_audit_ingestion_retention_seconds',
+    help: "Max age of the consumer's JetStream stream (+Inf: unlimited): a message not stored within it is removed unstored",
+    labelNames: ['consumer'],
+  });
+
+  readonly ingestionLagPollFailures = this.counter({
+    name: 'llm_audit_ingestion_lag_poll_failures_total',
+    help: 'Polls of the JetStream consumer info that failed (the lag gauges keep their last value)',
+    labelNames: ['consumer'],
+  });
+
   readonly retentionDeleted = this.counter({
     name: 'llm_audit_retention_deleted_streams_total',
     help: 'Streams deleted because they are older than AUDIT_RETENTION_DAYS',

@@ -7,6 +7,9 @@ export interface Readiness {
   readonly checks: ReadinessChecks;
 }
 
+/** What a service adds beside its checks, ready or not (the audit log's ingestion lag): detail, not a check. */
+export type ReadinessDetail = Readonly<Record<string, unknown>>;
+
 /** The body of a service that is not ready (503): the same checks, so an operator sees which one failed. */
 export interface Unreadiness {
   readonly status: 'unavailable';
@@ -20,17 +23,20 @@ export interface Unreadiness {
 export class ServiceNotReady extends Error {
   override readonly name = 'ServiceNotReady';
 
-  constructor(readonly checks: ReadinessChecks) {
+  constructor(
+    readonly checks: ReadinessChecks,
+    readonly detail: ReadinessDetail = {},
+  ) {
     super('the service is not ready');
   }
 
   get body(): Unreadiness {
-    return { status: 'unavailable', checks: this.checks };
+    return { ...this.detail, status: 'unavailable', checks: this.checks };
   }
 }
 
 /** The readiness body when every check is `ok`; throws {@link ServiceNotReady} otherwise. */
-export function readiness(checks: ReadinessChecks): Readiness {
-  if (!Object.values(checks).every((value) => value === 'ok')) throw new ServiceNotReady(checks);
-  return { status: 'ready', checks };
+export function readiness<D extends ReadinessDetail>(checks: ReadinessChecks, detail?: D): Readiness & D {
+  if (!Object.values(checks).every((value) => value === 'ok')) throw new ServiceNotReady(checks, detail);
+  return { ...(detail as D), status: 'ready', checks };
 }

@@ -48,22 +48,29 @@ function columnsOf<Row>(rows: readonly Row[], columns: readonly (keyof Row)[]): 
   return columns.map((column) => rows.map((row) => row[column] as SqlScalar));
 }
 
-const LOCK_STREAMS_SQL = `
+/** `json_to_recordset($1::json) AS <alias>(column type, ...)` over the given stream columns. */
+function streamRecordset(alias: string, columns: readonly StreamColumn[]): string {
+  return `json_to_recordset($1::json) AS ${alias}(${columns.map((column) => `${column} ${STREAM_COLUMN_TYPES[column]}`).join(', ')})`;
+}
+
+const INSERT_STREAMS_SQL = `
 INSERT INTO audit_streams (${STREAM_COLUMNS.join(', ')})
-SELECT * FROM ${unnestOf(STREAM_COLUMNS.map((column) => STREAM_COLUMN_TYPES[column]))}
-ON CONFLICT (stream_id) DO UPDATE SET updated_at = audit_streams.updated_at
-RETURNING *`;
+SELECT ${STREAM_COLUMNS.join(', ')} FROM ${streamRecordset('r', STREAM_COLUMNS)}
+ON CONFLICT (stream_id) DO NOTHING`;
+
+const LOCK_STREAMS_SQL = 'SELECT * FROM audit_streams WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR UPDATE';
 
 const UPDATE_COLUMNS = ['stream_id', ...MUTABLE_STREAM_COLUMNS] as const;
 const UPDATE_STREAMS_SQL = `
 UPDATE audit_streams AS s SET ${MUTABLE_STREAM_COLUMNS.map((column) => `${column} = u.${column}`).join(', ')}
-FROM ${unnestOf(UPDATE_COLUMNS.map((column) => STREAM_COLUMN_TYPES[column]))} AS u(${UPDATE_COLUMNS.join(', ')})
+FROM ${streamRecordset('u', UPDATE_COLUMNS)}
 WHERE s.stream_id = u.stream_id`;
 
 /**
- * The two large inserts (every event, every raw record) take the batch as one JSON array instead of column
- * arrays: JSON.stringify runs natively, where encoding PostgreSQL array literals runs in JavaScript and
- * allocates a string per element (measured: the largest cost of a batch on the client side).
+ * The inserts (every event, every raw record) and the stream rows take the batch as one JSON array instead
+ * of column arrays: JSON.stringify runs natively, where encoding PostgreSQL array literals runs in JavaScript
+ * and allocates a string per element (measured: the largest cost of a batch on the client side; a batch of
+ * interleaved streams carries a stream row of 30 columns per ten or so events, twice).
  */
 const INSERT_EVENTS_SQL = `
 INSERT INTO audit_events (stream_id, seq, type, ts, body, content_hash, prev_hash, chain_hash, unknown_type)
@@ -85,8 +92,8 @@ ON CONFLICT DO NOTHING
 RETURNING stream_id`;
 
 /**
- * Bulk writes as one statement per batch: the rows travel as one JSON parameter (events, raw records) or one
- * array parameter per column (stream rows, links) that `unnest()` turns back into rows, so a batch of
+ * Bulk writes as one statement per batch: the rows travel as one JSON parameter (events, raw records, stream
+ * rows) or one array parameter per column (links, rare) that `unnest()` turns back into rows, so a batch of
  * thousands of rows costs one round trip and one parse.
  */
 export class PostgresWriter extends PostgresRunner implements StoreWriter {
@@ -94,7 +101,13 @@ export class PostgresWriter extends PostgresRunner implements StoreWriter {
     if (seeds.length === 0) return [];
     // Sorted: concurrent writers lock rows in the same order and cannot deadlock on each other.
     const sorted = [...seeds].sort((a, b) => (a.stream_id < b.stream_id ? -1 : a.stream_id > b.stream_id ? 1 : 0));
-    return this.all<StreamRow>(LOCK_STREAMS_SQL, columnsOf(sorted, STREAM_COLUMNS));
+    // Two statements, so that a stream row that exists is locked without writing a new version of it (an
+    // upsert's DO UPDATE would, for every stream of every batch). The insert waits for a concurrent writer's
+    // uncommitted insert of the same key (json_to_recordset yields the rows in the sorted order), so every
+    // seed exists, committed, when the second statement (a fresh snapshot) locks them in stream_id order
+    // (the lock applies after the sort).
+    await this.run(INSERT_STREAMS_SQL, [JSON.stringify(sorted)]);
+    return this.all<StreamRow>(LOCK_STREAMS_SQL, [sorted.map((row) => row.stream_id)]);
   }
 
   async insertEvents(rows: readonly EventRow[]): Promise<number> {
@@ -117,6 +130,6 @@ export class PostgresWriter extends PostgresRunner implements StoreWriter {
 
   async updateStreams(rows: readonly StreamRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.run(UPDATE_STREAMS_SQL, columnsOf(rows, UPDATE_COLUMNS));
+    await this.run(UPDATE_STREAMS_SQL, [JSON.stringify(rows)]);
   }
 }

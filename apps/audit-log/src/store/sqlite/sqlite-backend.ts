@@ -8,6 +8,14 @@ import { SqliteRunner } from './sqlite-runner.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
 /**
+ * WAL pages after which a commit copies the WAL back into the database file (SQLite's default: 1,000). The
+ * copy and its fsync run inside the committing call, on the event loop: measured with batches of 2,000 rows
+ * of 200 interleaved streams, a commit took 23 ms at 1,000 pages and 15 ms at 4,000 (16 MB of WAL at most
+ * between checkpoints; durability is the same, every commit is still fsynced).
+ */
+const WAL_AUTOCHECKPOINT_PAGES = 4_000;
+
+/**
  * An embedded SQLite file: the quick start's store, no database server. WAL mode, so the query connection
  * reads committed data while the writer connection commits; `synchronous = FULL`, so a committed (and
  * therefore acked) batch survives a power loss, not only a crash. Transactions are serialized here: SQLite has
@@ -26,6 +34,7 @@ export class SqliteBackend implements StoreBackend {
     this.writeDb = new Database(path);
     this.writeDb.pragma('journal_mode = WAL');
     this.writeDb.pragma('synchronous = FULL');
+    this.writeDb.pragma(`wal_autocheckpoint = ${String(WAL_AUTOCHECKPOINT_PAGES)}`);
     this.writeDb.pragma('busy_timeout = 10000');
     this.readDb = new Database(path);
     this.readDb.pragma('busy_timeout = 10000');
