@@ -9,6 +9,7 @@ import {
   OrderedReader,
   RetryLoop,
   headerLookup,
+  storedMessageCount,
   toNatsHeaders,
   toLogMessage,
   type LogMessage,
@@ -247,9 +248,23 @@ export class StreamWorker {
     if (!this.deps.leases.isExpired(this.item.gateway_id, now, evidenceAt)) return;
     this.lostAppended = true;
     if (session.lastRawSeq === 0) {
-      this.reader.close();
+      // Nothing taken yet. The trace may be on its way still (this normalizer is busy, or NATS was away): only a
+      // trace that holds nothing at all was never opened (it expired, or the gateway died first) and is given up.
+      const subject = rawSubject(this.item.tenant, this.item.stream_id);
+      storedMessageCount(this.deps.jsm, STREAM_NAMES.raw, subject)
+        .then((stored) => {
+          if (stored === 0) this.reader.close();
+          else this.appendGatewayLost(now);
+        })
+        .catch(() => {
+          this.lostAppended = false;
+        });
       return;
     }
+    this.appendGatewayLost(now);
+  }
+
+  private appendGatewayLost(now: number): void {
     // raw_seq 0, which no gateway ever writes (its records count from 1): a late record of a gateway that was
     // only partitioned can never collide with it. The session ends the stream where gateway.lost is stored,
     // which is the same place for every replica; records stored after it are ignored.
