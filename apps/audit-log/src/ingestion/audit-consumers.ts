@@ -1,30 +1,23 @@
-import { AckPolicy, DeliverPolicy, type JetStreamManager } from '@nats-io/jetstream';
-import { nanos } from '@nats-io/nats-core';
+import { STREAM_NAMES } from '@llm-stream/contract';
+import type { JetStreamConsumer } from '@llm-stream/nest-kit';
+import { nak } from '@llm-stream/pipeline';
+import type { AuditConfig } from '../config/audit-config.js';
 
-/** The durable consumers of the audit log, one per JetStream stream it stores. */
+/** The durable consumers of the audit log, one per JetStream stream it stores (the patterns of its handlers). */
 export const AUDIT_CONSUMERS = { events: 'audit-events', raw: 'audit-raw' } as const;
 
-export interface ConsumerSettings {
-  readonly ackWaitMs: number;
-  readonly maxAckPending: number;
-}
+/** A batch handler that fails outright (not a refused message: those are isolated) gives its batch back after this. */
+const FAILED_BATCH_RETRY_MS = 1_000;
 
 /**
- * Creates the durable pull consumer (every message from the stream's start, explicit acks, redelivered
- * forever until acked), or brings an existing one's ack wait and pending limit up to date.
+ * Both consumers take batches (up to AUDIT_BATCH_SIZE, lingering AUDIT_BATCH_LINGER_MS for a fuller one), every
+ * message from the stream's start, explicit acks after the commit, at most AUDIT_MAX_ACK_PENDING unacked (what
+ * bounds the memory held while the store is away).
  */
-export async function ensureConsumer(jsm: JetStreamManager, stream: string, durable: string, settings: ConsumerSettings): Promise<void> {
-  const limits = { ack_wait: nanos(settings.ackWaitMs), max_ack_pending: settings.maxAckPending };
-  try {
-    await jsm.consumers.add(stream, {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      max_deliver: -1,
-      ...limits,
-    });
-  } catch {
-    // It exists with other settings (an older ack wait): update what may change.
-    await jsm.consumers.update(stream, durable, limits);
-  }
+export function auditConsumers(config: AuditConfig): JetStreamConsumer[] {
+  const consumer = (stream: string, durable: string): JetStreamConsumer => ({
+    consumer: { stream, durable, ackWaitMs: config.AUDIT_ACK_WAIT_MS, maxAckPending: config.AUDIT_MAX_ACK_PENDING },
+    delivery: { kind: 'batch', batchSize: config.AUDIT_BATCH_SIZE, lingerMs: config.AUDIT_BATCH_LINGER_MS, onFailure: nak(FAILED_BATCH_RETRY_MS) },
+  });
+  return [consumer(STREAM_NAMES.events, AUDIT_CONSUMERS.events), consumer(STREAM_NAMES.raw, AUDIT_CONSUMERS.raw)];
 }

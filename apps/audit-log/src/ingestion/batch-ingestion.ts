@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { JsMsg } from '@nats-io/jetstream';
 import type { Result } from '@llm-stream/contract';
+import { ACK, TERM, nak, type Settlement } from '@llm-stream/pipeline';
 import { errorCode } from '@llm-stream/service-kit';
 import type { UnstorableMessage } from './read-event-message.js';
 
@@ -21,175 +22,78 @@ export interface BatchHandler<T> {
   commit(batch: readonly Decoded<T>[]): Promise<void>;
 }
 
-/** Where the loop reports (metrics, logs, readiness live in the service around it). */
-export interface BatchLoopObserver {
+/** Where ingestion reports (metrics, logs, readiness live in the service around it). */
+export interface IngestionObserver {
   skipped(consumer: string, message: JsMsg): void;
   /** `reason` is a code, never a text that could quote the message. */
   rejected(consumer: string, message: JsMsg, reason: string): void;
   storeUnavailable(consumer: string, error: unknown): void;
   storeAvailable(consumer: string): void;
-  consumerFailed(consumer: string, error: unknown): void;
 }
 
-export interface BatchLoopOptions {
-  readonly stream: string;
+export interface BatchIngestionOptions {
   readonly consumer: string;
-  readonly js: JetStreamClient;
-  readonly batchSize: number;
-  /** How long a batch below the batch size waits for more messages before it commits. */
-  readonly lingerMs: number;
-  /** The consumer's ack wait: messages held during an outage are kept alive well within it. */
-  readonly ackWaitMs: number;
   /** Resolves when the database answers. */
   readonly ping: () => Promise<void>;
-  readonly observer: BatchLoopObserver;
+  readonly observer: IngestionObserver;
 }
 
 /**
- * One durable JetStream consumer into the store: messages are pulled continuously into a queue, and each
- * commit takes everything queued (up to the batch size), stores it in one transaction and only then acks it.
- * Batches grow with the load by themselves: while one commits, the next accumulates.
+ * Stores one batch a durable consumer delivered (the JetStream transport batches and settles) and says what
+ * becomes of each message: acked once committed, terminated if it can never be stored.
  *
- * A failed commit is one of two things. If the database does not answer, the store is away: nothing is acked
- * any more, the loop reports unavailable and polls the database. JetStream stops delivering once the
- * consumer's max_ack_pending messages are unacked, so the queue stays bounded; the held messages are kept
- * alive (`working`) so that they are not redelivered meanwhile, and once the database answers they are stored
- * in their order. (Should the process die during the outage, JetStream redelivers them after the ack wait.)
- * If the database answers, the batch holds a message the store refuses: the batch is split in halves until
- * that message is alone, and it is terminated (never redelivered) while the rest is stored.
+ * A failed commit is one of two things. If the database does not answer, the store is away: the batch is
+ * held, the ingestion reports unavailable and polls the database, and once it answers the batch is stored
+ * again, in its order (the transport keeps the held messages and those queued behind them alive with
+ * `working()`, and JetStream stops delivering at max_ack_pending, so nothing is redelivered meanwhile and the
+ * memory stays bounded). Stopped during the outage, it hands the batch back (nak). If the database answers,
+ * the batch holds a message the store refuses: the batch is split in halves until that message is alone, and
+ * it is terminated (never redelivered) while the rest is stored.
  */
-export class BatchLoop<T> {
-  private readonly queue: JsMsg[] = [];
-  /** The batch being committed. */
-  private inflight: readonly JsMsg[] = [];
-  private keepAlive: NodeJS.Timeout | undefined;
-  private messages: ConsumerMessages | undefined;
-  private wakeCommitter: (() => void) | undefined;
-  private stopping = false;
-  private loops: Promise<unknown> | undefined;
-
+export class BatchIngestion<T> {
   constructor(
     private readonly handler: BatchHandler<T>,
-    private readonly options: BatchLoopOptions,
+    private readonly options: BatchIngestionOptions,
   ) {}
 
-  start(): void {
-    // A delivered message not acked within the ack wait is redelivered: one waiting behind a slow commit, or
-    // held during an outage, is not lost, but would be handled twice. So JetStream is told, well within the
-    // ack wait, that every message still held is being worked on (acked ones ignore it).
-    this.keepAlive = setInterval(() => {
-      for (const message of this.inflight) message.working();
-      for (const message of this.queue) message.working();
-    }, Math.max(250, Math.floor(this.options.ackWaitMs / 3)));
-    this.loops = Promise.all([this.pumpLoop(), this.commitLoop()]);
-  }
-
-  /** Stops pulling, lets the running commit finish, and hands whatever is queued back to JetStream. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wakeCommitter?.();
-    await this.messages?.close();
-    await this.loops;
-    clearInterval(this.keepAlive);
-    for (const message of this.queue.splice(0)) message.nak();
-  }
-
-  private async pumpLoop(): Promise<void> {
-    const { js, stream, consumer, batchSize, observer } = this.options;
-    while (!this.stopping) {
-      try {
-        const messages = await (await js.consumers.get(stream, consumer)).consume({ max_messages: batchSize });
-        this.messages = messages;
-        // Stopped while subscribing: the close that was meant for this subscription missed it.
-        if (this.isStopping()) await messages.close();
-        for await (const message of messages) {
-          this.queue.push(message);
-          // The committer waits for a first message, or (lingering) for a full batch.
-          if (this.queue.length === 1 || this.queue.length >= batchSize) this.wakeCommitter?.();
-        }
-      } catch (error) {
-        observer.consumerFailed(consumer, error);
-      }
-      // The iteration ended without being asked to (the consumer went away): subscribe again shortly.
-      if (!this.isStopping()) await delay(1_000);
-    }
-  }
-
-  /** A method, not a field read: the flag changes while the loops await. */
-  private isStopping(): boolean {
-    return this.stopping;
-  }
-
-  private async commitLoop(): Promise<void> {
-    while (!this.stopping) {
-      if (this.queue.length === 0) {
-        await new Promise<void>((resolve) => (this.wakeCommitter = resolve));
-        this.wakeCommitter = undefined;
-        continue;
-      }
-      await this.linger();
-      const batch = this.queue.splice(0, this.options.batchSize);
-      this.inflight = batch;
-      const unsettled = await this.process(batch);
-      this.inflight = [];
-      if (unsettled.length === 0) continue;
-      // The store is away: what could not be stored goes back to the head of the queue, in order.
-      this.queue.unshift(...unsettled);
-      await this.waitForStore();
-    }
-  }
-
-  /**
-   * Group commit: a transaction costs about the same for 10 rows as for 1,000 (SQLite's fsync, PostgreSQL's
-   * round trips and WAL flush), so a batch below the batch size waits up to the linger time for more.
-   */
-  private async linger(): Promise<void> {
-    const deadline = Date.now() + this.options.lingerMs;
-    while (this.queue.length < this.options.batchSize && !this.stopping) {
-      const left = deadline - Date.now();
-      if (left <= 0) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.wakeCommitter = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wakeCommitter = undefined;
-    }
-  }
-
-  /** Settles each message of the batch; returns the messages left unsettled because the store is away. */
-  private async process(batch: readonly JsMsg[]): Promise<JsMsg[]> {
+  async store(batch: readonly JsMsg[], stopping: AbortSignal): Promise<Settlement[]> {
     const { consumer, observer } = this.options;
-    const decoded: Decoded<T>[] = [];
+    const settlements = new Map<JsMsg, Settlement>();
+    let decoded: Decoded<T>[] = [];
     for (const message of batch) {
       const result = this.handler.decode(message);
       if (!result.ok) {
-        // No reason text: a `+TERM <reason>` is ignored by nats-server before 2.10 (the message would stay pending).
-        message.term();
+        settlements.set(message, TERM);
         observer.rejected(consumer, message, result.error.message);
       } else if (result.value === null) {
-        message.ack();
+        settlements.set(message, ACK);
         observer.skipped(consumer, message);
       } else {
         decoded.push({ item: result.value, message });
       }
     }
-    return this.commitOrIsolate(decoded);
+    while (decoded.length > 0) {
+      const unstored = await this.commitOrIsolate(decoded, settlements);
+      decoded = unstored;
+      if (unstored.length === 0 || !(await this.waitForStore(stopping))) break;
+    }
+    // Stopped while the store was away: handed back, for this or another instance once it answers.
+    for (const { message } of decoded) settlements.set(message, nak());
+    return batch.map((message) => settlements.get(message) ?? nak());
   }
 
-  private async commitOrIsolate(batch: readonly Decoded<T>[], retries: readonly number[] = SINGLE_MESSAGE_RETRIES_MS): Promise<JsMsg[]> {
+  /** Settles what it can; returns what is left unstored because the store is away. */
+  private async commitOrIsolate(batch: readonly Decoded<T>[], settlements: Map<JsMsg, Settlement>, retries: readonly number[] = SINGLE_MESSAGE_RETRIES_MS): Promise<Decoded<T>[]> {
     if (batch.length === 0) return [];
     const { consumer, observer } = this.options;
     try {
       await this.handler.commit(batch);
-      for (const { message } of batch) message.ack();
+      for (const { message } of batch) settlements.set(message, ACK);
       return [];
     } catch (error) {
       if (!(await this.storeAnswers())) {
         observer.storeUnavailable(consumer, error);
-        return batch.map(({ message }) => message);
+        return [...batch];
       }
       const [only] = batch;
       if (batch.length === 1 && only !== undefined) {
@@ -198,16 +102,16 @@ export class BatchLoop<T> {
         const [wait, ...later] = retries;
         if (wait !== undefined) {
           await delay(wait);
-          return this.commitOrIsolate(batch, later);
+          return this.commitOrIsolate(batch, settlements, later);
         }
-        only.message.term();
+        settlements.set(only.message, TERM);
         observer.rejected(consumer, only.message, errorCode(error));
         return [];
       }
       const half = Math.ceil(batch.length / 2);
-      const first = await this.commitOrIsolate(batch.slice(0, half));
-      if (first.length > 0) return [...first, ...batch.slice(half).map(({ message }) => message)];
-      return this.commitOrIsolate(batch.slice(half));
+      const first = await this.commitOrIsolate(batch.slice(0, half), settlements);
+      if (first.length > 0) return [...first, ...batch.slice(half)];
+      return this.commitOrIsolate(batch.slice(half), settlements);
     }
   }
 
@@ -220,13 +124,21 @@ export class BatchLoop<T> {
     }
   }
 
-  private async waitForStore(): Promise<void> {
-    for (let wait = 250; !this.stopping; wait = Math.min(wait * 2, 2_000)) {
-      await delay(wait);
+  /** Polls the database until it answers (true) or the consumer stops (false). */
+  private async waitForStore(stopping: AbortSignal): Promise<boolean> {
+    for (let wait = 250; !aborted(stopping); wait = Math.min(wait * 2, 2_000)) {
+      await delay(wait, undefined, { signal: stopping }).catch(() => undefined);
+      if (aborted(stopping)) return false;
       if (await this.storeAnswers()) {
         this.options.observer.storeAvailable(this.options.consumer);
-        return;
+        return true;
       }
     }
+    return false;
   }
+}
+
+/** Read through a call: the signal aborts while the ingestion awaits (a property read would be narrowed). */
+function aborted(signal: AbortSignal): boolean {
+  return signal.aborted;
 }

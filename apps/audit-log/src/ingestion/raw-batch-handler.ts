@@ -5,8 +5,8 @@ import type { JsonLogger } from '@llm-stream/service-kit';
 import type { TenantSettings } from '../config/tenant-settings.js';
 import type { AuditMetrics } from '../metrics/audit-metrics.js';
 import type { AuditRepository, IncomingRaw } from '../store/audit-repository.js';
-import type { BatchHandler, Decoded } from './batch-loop.js';
-import { AUDIT_CONSUMERS } from './ensure-consumer.js';
+import type { BatchHandler, Decoded } from './batch-ingestion.js';
+import { AUDIT_CONSUMERS } from './audit-consumers.js';
 import type { UnstorableMessage } from './read-event-message.js';
 import { readRawMessage } from './read-raw-message.js';
 
