@@ -3,7 +3,7 @@ import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstrea
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DurableConsumerLoop, headerLookup, type DeliveryMode, type Settlement } from '@llm-stream/pipeline';
 import { contextFromHeaders } from '@llm-stream/observability';
-import type { JsonLogger } from '@llm-stream/service-kit';
+import { errorCode, type JsonLogger } from '@llm-stream/service-kit';
 import { HandlerInstrumentation } from './handler-instrumentation.js';
 import { handlerResult } from './handler-result.js';
 import type { JetStreamConsumer } from './jetstream-consumer.js';
@@ -88,11 +88,21 @@ export class JetStreamTransport extends Server implements CustomTransportStrateg
         delivery: this.deliveryOf(definition, handler),
         ...(definition.pullAhead === undefined ? {} : { pullAhead: definition.pullAhead }),
         onInterrupted: (error) => {
-          logger.warn('durable consumer interrupted: consuming again', { consumer: error.consumer, reason: error.code });
+          logger.warn('durable consumer interrupted: consuming again', {
+            consumer: error.consumer,
+            reason: error.code,
+            ...(error.cause === undefined ? {} : { error: errorCode(error.cause) }),
+          });
         },
       });
       this.loops.set(definition.consumer.durable, loop);
-      await loop.start();
+      try {
+        await loop.start();
+      } catch (error) {
+        // The service will not start: the consumers already running hand back what they took.
+        await this.close();
+        throw error;
+      }
     }
   }
 
