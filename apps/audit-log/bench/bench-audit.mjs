@@ -28,7 +28,7 @@ import pg from 'pg';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { normalizeTranscript } from '@llm-stream/adapters';
-import { encodeEventMessage, ensurePipelineStreams, toNatsHeaders } from '@llm-stream/client';
+import { encodeEventMessage, ensurePipelineStreams, toNatsHeaders } from '@llm-stream/pipeline';
 import { STREAM_NAMES, encodeTraceRecord, rawSubject } from '@llm-stream/contract';
 import { getFreePort, repoRoot, startNatsServer, startPostgres, startProcess, waitFor } from '@llm-stream/testing';
 
@@ -53,7 +53,8 @@ const PIPELINE_PEAK = peakText === undefined || peakText === '' ? undefined : Nu
 const TENANT = 'bench';
 const KEY = 'bench-key';
 const API_KEYS = JSON.stringify([{ sha256: createHash('sha256').update(KEY).digest('hex'), tenant: TENANT }]);
-const AUDIT_MAIN = join(repoRoot(), 'apps/audit-log/dist/main.js');
+// AUDIT_MAIN: another build of the service (an older commit's), for a before/after run in the same session.
+const AUDIT_MAIN = process.env.AUDIT_MAIN ?? join(repoRoot(), 'apps/audit-log/dist/main.js');
 
 const log = (text) => process.stderr.write(`${text}\n`);
 
