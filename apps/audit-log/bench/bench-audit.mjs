@@ -17,7 +17,7 @@
 // ingested alongside. Queries: 1,000,000 synthetic stream rows are added to the same tenant by SQL, the
 // service restarts (fresh planner statistics), and requests go through its HTTP API with an API key.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -128,6 +128,14 @@ async function counters(url) {
   return { events: read('audit-events'), raw: read('audit-raw') };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (fields 14 and 15, in ticks). */
+const TICKS_PER_SECOND = 100; // USER_HZ: 100 on Linux (sysconf(_SC_CLK_TCK))
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
 async function measureIngestion(env, totals) {
   const audit = await startAudit(env);
   let first;
@@ -135,20 +143,37 @@ async function measureIngestion(env, totals) {
   for (;;) {
     const now = performance.now();
     const seen = await counters(audit.url);
-    if (first === undefined && seen.events + seen.raw > 0) first = { at: now, ...seen };
+    if (first === undefined && seen.events + seen.raw > 0) first = { at: now, cpu: cpuSeconds(audit.child.pid), ...seen };
     if (seen.events >= totals.events && seen.raw >= totals.raw) {
-      last = { at: now, ...seen };
+      last = { at: now, cpu: cpuSeconds(audit.child.pid), ...seen };
       break;
     }
     await delay(200);
   }
+  const batches = await batchSizes(audit.url);
   await audit.child.stop('SIGTERM', 20_000);
   const seconds = (last.at - first.at) / 1000;
+  const messages = totals.events + totals.raw - first.events - first.raw;
   return {
     seconds,
     eventsPerSecond: (totals.events - first.events) / seconds,
-    messagesPerSecond: (totals.events + totals.raw - first.events - first.raw) / seconds,
+    messagesPerSecond: messages / seconds,
+    // The audit-log process's CPU per stored message: the figure a noisy machine shakes least.
+    cpuMicrosPerMessage: ((last.cpu - first.cpu) * 1e6) / messages,
+    batches,
   };
+}
+
+/** The mean batch per consumer and the number of commits, from llm_audit_batch_messages (a histogram). */
+async function batchSizes(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const read = (consumer, suffix) => Number(new RegExp(`^llm_audit_batch_messages_${suffix}\\{consumer="${consumer}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return Object.fromEntries(
+    ['audit-events', 'audit-raw'].map((consumer) => {
+      const count = read(consumer, 'count');
+      return [consumer, { commits: count, mean: count === 0 ? 0 : read(consumer, 'sum') / count }];
+    }),
+  );
 }
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -267,6 +292,9 @@ for (const { backend, ingestion, queries } of results) {
   const ratio = PIPELINE_PEAK === undefined ? '' : ` = ${(ingestion.eventsPerSecond / PIPELINE_PEAK).toFixed(2)}x the pipeline peak`;
   console.log(`\n${backend}`);
   console.log(`  ingestion: ${rate(ingestion.eventsPerSecond)} events (with their raw trace: ${rate(ingestion.messagesPerSecond)} messages)${ratio}`);
+  console.log(`  audit-log CPU: ${ingestion.cpuMicrosPerMessage.toFixed(1)} us per stored message (events and raw records)`);
+  const batches = Object.entries(ingestion.batches).map(([consumer, { commits, mean }]) => `${consumer} ${commits} commits of ${mean.toFixed(0)}`);
+  console.log(`  batches: ${batches.join(', ')} messages on average`);
   console.log(`  single stream GET /v1/streams/{id} (${preloaded.events / STREAMS} events, assembled): p50 ${ms(queries.single.p50)}, p90 ${ms(queries.single.p90)}, p99 ${ms(queries.single.p99)} (target p99 < 20 ms), max ${ms(queries.single.max)}`);
   console.log(`  filtered listing over ${(SYNTHETIC + STREAMS).toLocaleString('en-US')} streams: p50 ${ms(queries.listing.p50)}, p90 ${ms(queries.listing.p90)}, p99 ${ms(queries.listing.p99)}, max ${ms(queries.listing.max)}`);
   console.log(`  stats over all streams: p50 ${ms(queries.stats.p50)}`);
