@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { startTelemetry } from '@llm-stream/nest-kit';
+import { attachJetStream, startTelemetry } from '@llm-stream/nest-kit';
 import { FrameworkLogger, JsonLogger, loadConfig, parseApiKeys } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
 import { AuditConfig } from './config/audit-config.js';
@@ -24,6 +24,9 @@ const app = await NestFactory.create(AppModule.register(config, keys.value, logg
   forceCloseConnections: true,
 });
 app.enableShutdownHooks();
+// Ingestion: the two durable consumers (it fails to start if one cannot be set up).
+attachJetStream(app);
+await app.startAllMicroservices();
 await app.listen(config.HTTP_PORT, config.HTTP_HOST);
 logger.info('audit-log ready', {
   port: config.HTTP_PORT,

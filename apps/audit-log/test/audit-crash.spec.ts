@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { waitFor } from '@llm-stream/testing';
-import { AUDIT_CONSUMERS } from '../src/ingestion/ensure-consumer.js';
+import { AUDIT_CONSUMERS } from '../src/ingestion/audit-consumers.js';
 import { SqliteBackend } from '../src/store/sqlite/sqlite-backend.js';
 import { auditBacklog } from './support/jetstream.js';
 import { auditCounter, eventsPublished, expectedCounts, storedCounts, syntheticModel } from './support/load.js';

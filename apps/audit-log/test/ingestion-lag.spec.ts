@@ -3,7 +3,8 @@ import type { Consumer } from '@nats-io/jetstream';
 import { STREAM_NAMES } from '@llm-stream/contract';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
-import { AUDIT_CONSUMERS, ensureConsumer } from '../src/ingestion/ensure-consumer.js';
+import { ensureDurableConsumer } from '@llm-stream/pipeline';
+import { AUDIT_CONSUMERS } from '../src/ingestion/audit-consumers.js';
 import { IngestionLagPoller } from '../src/lag/ingestion-lag-poller.js';
 import { AuditMetrics } from '../src/metrics/audit-metrics.js';
 import { openJetStream, type JetStreamSession } from './support/jetstream.js';
@@ -26,7 +27,7 @@ describe('IngestionLagPoller (real nats-server with JetStream)', () => {
   beforeAll(async () => {
     nats = await startNatsServer();
     session = await openJetStream(nats.url);
-    await ensureConsumer(session.jsm, STREAM_NAMES.events, durable, { ackWaitMs: 60_000, maxAckPending: 100 });
+    await ensureDurableConsumer(session.jsm, { stream: STREAM_NAMES.events, durable, ackWaitMs: 60_000, maxAckPending: 100 });
     consumer = await session.js.consumers.get(STREAM_NAMES.events, durable);
     metrics = new AuditMetrics();
     poller = new IngestionLagPoller(

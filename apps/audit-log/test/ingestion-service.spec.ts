@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { STREAM_NAMES, assemble, type ContractEvent, type ProviderName } from '@llm-stream/contract';
 import { startNatsServer, startOtlpCollector, startProcess, repoRoot, waitFor, type NatsServerHandle, type OtlpCollector } from '@llm-stream/testing';
 import { toNatsHeaders } from '@llm-stream/pipeline';
-import { AUDIT_CONSUMERS } from '../src/ingestion/ensure-consumer.js';
+import { AUDIT_CONSUMERS } from '../src/ingestion/audit-consumers.js';
 import { CLIENT_REQUEST_RECORD } from '../src/ingestion/read-raw-message.js';
 import { PostgresBackend } from '../src/store/postgres/postgres-backend.js';
 import type { StoreBackend } from '../src/store/sql-backend.js';

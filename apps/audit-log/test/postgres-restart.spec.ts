@@ -1,5 +1,5 @@
 import { startPostgres, waitFor, type PostgresHandle } from '@llm-stream/testing';
-import { AUDIT_CONSUMERS } from '../src/ingestion/ensure-consumer.js';
+import { AUDIT_CONSUMERS } from '../src/ingestion/audit-consumers.js';
 import { PostgresBackend } from '../src/store/postgres/postgres-backend.js';
 import { getJson } from './support/http.js';
 import { auditBacklog } from './support/jetstream.js';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { attachCoreNats, startTelemetry } from '@llm-stream/nest-kit';
+import { attachCoreNats, attachJetStream, startTelemetry } from '@llm-stream/nest-kit';
 import { FrameworkLogger, JsonLogger, loadConfig } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
 import { NormalizerConfig } from './config/normalizer-config.js';
@@ -16,8 +16,10 @@ const logger = new JsonLogger('normalizer', { level: config.LOG_LEVEL });
 
 const app = await NestFactory.create(AppModule.register(config, logger, telemetry), { logger: new FrameworkLogger(logger) });
 app.enableShutdownHooks();
-// Gateway leases.
+// Gateway leases on core NATS; work items from the durable consumer on LLM_WORK (it fails to start if that
+// consumer cannot be set up).
 attachCoreNats(app, logger);
+attachJetStream(app);
 await app.startAllMicroservices();
 await app.listen(config.HTTP_PORT, config.HTTP_HOST);
 logger.info('normalizer ready', { port: config.HTTP_PORT, nats: config.NATS_URL });

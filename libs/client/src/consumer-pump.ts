@@ -1,5 +1,6 @@
 import type { JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection, Status } from '@nats-io/nats-core';
+import { WakeablePause } from '@llm-stream/pipeline';
 import { LlmStreamClientError } from './client-error.js';
 
 /** What {@link ConsumerPump.next} got: a message, the deadline, or the end after {@link ConsumerPump.close}. */
@@ -41,7 +42,7 @@ export class ConsumerPump {
   private closing = false;
   private resumeFrom: number | undefined;
   private opened = false;
-  private wakeUp: (() => void) | undefined;
+  private readonly pause = new WakeablePause();
   private reopenCount = 0;
   private readonly statuses: AsyncIterable<Status>;
 
@@ -93,7 +94,7 @@ export class ConsumerPump {
   close(): void {
     if (this.closing) return;
     this.closing = true;
-    this.wakeUp?.();
+    this.pause.wake();
     stopIterating(this.statuses);
     this.stop(this.consumer);
   }
@@ -111,7 +112,7 @@ export class ConsumerPump {
 
   private async reopen(): Promise<AsyncIterator<JsMsg> | undefined> {
     for (let attempt = 0; !this.isClosing(); attempt += 1) {
-      if (this.opened) await this.pause(REOPEN_BACKOFF_MS[Math.min(attempt, REOPEN_BACKOFF_MS.length - 1)] ?? 0);
+      if (this.opened) await this.pause.wait(REOPEN_BACKOFF_MS[Math.min(attempt, REOPEN_BACKOFF_MS.length - 1)] ?? 0);
       if (this.isClosing()) break;
       try {
         this.consumer = await this.open(this.resumeFrom);
@@ -131,17 +132,6 @@ export class ConsumerPump {
   /** Read through a method: `close()` may set it during any await. */
   private isClosing(): boolean {
     return this.closing;
-  }
-
-  /** Waits `ms`, or less if the pump is closed meanwhile. */
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 }
 

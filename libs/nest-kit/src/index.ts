@@ -12,4 +12,14 @@ export { describeError, type ErrorResponse, type FrameworkErrorCode } from './er
 export { ServiceNotReady, readiness, type Readiness, type ReadinessChecks, type ReadinessDetail, type Unreadiness } from './health/readiness.js';
 export { CORE_NATS, CoreNatsContext, CoreNatsTransport } from './transport/core-nats-transport.js';
 export { attachCoreNats } from './transport/attach-core-nats.js';
-export { HandlerInstrumentation, type HandledMessage, type HandlerOutcome, type TransportName } from './transport/handler-instrumentation.js';
+export {
+  HandlerInstrumentation,
+  type HandledMessage,
+  type HandledResult,
+  type HandlerOutcome,
+  type TransportName,
+} from './transport/handler-instrumentation.js';
+export { JETSTREAM_TRANSPORT, JetStreamTransport, type JetStreamTransportOptions } from './transport/jetstream-transport.js';
+export { JetStreamContext, type DeliveredBy } from './transport/jetstream-context.js';
+export type { JetStreamConsumer, JetStreamDelivery } from './transport/jetstream-consumer.js';
+export { JETSTREAM_CONSUMERS, attachJetStream, jetStreamTransportProvider } from './transport/attach-jetstream.js';

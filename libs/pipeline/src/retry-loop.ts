@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import { PublishError } from './publish-error.js';
+import { WakeablePause } from './wakeable-pause.js';
 
 /** Waits between two tries of a failed call: `firstMs`, doubling up to `maxMs`. */
 export interface RetryDelays {
@@ -16,7 +17,7 @@ const DEFAULT_DELAYS: RetryDelays = { firstMs: 100, maxMs: 2_000 };
  */
 export class RetryLoop {
   private stopped = false;
-  private readonly wakers = new Set<() => void>();
+  private readonly pause = new WakeablePause();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -29,7 +30,7 @@ export class RetryLoop {
 
   stop(): void {
     this.stopped = true;
-    for (const wake of this.wakers) wake();
+    this.pause.wake();
   }
 
   async run<T>(what: string, call: () => Promise<T>): Promise<T> {
@@ -40,20 +41,8 @@ export class RetryLoop {
       } catch (cause) {
         if (!this.running) throw new PublishError('not_stored', what, { cause });
       }
-      await this.pause(delay);
+      await this.pause.wait(delay);
       delay = Math.min(this.delays.maxMs, delay * 2);
     }
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        this.wakers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.wakers.add(wake);
-    });
   }
 }

@@ -6,8 +6,8 @@ import { contextFromHeaders } from '@llm-stream/observability';
 import type { JsonLogger } from '@llm-stream/service-kit';
 import type { AuditMetrics } from '../metrics/audit-metrics.js';
 import type { AuditRepository, IncomingEvent } from '../store/audit-repository.js';
-import type { BatchHandler, Decoded } from './batch-loop.js';
-import { AUDIT_CONSUMERS } from './ensure-consumer.js';
+import type { BatchHandler, Decoded } from './batch-ingestion.js';
+import { AUDIT_CONSUMERS } from './audit-consumers.js';
 import { readEventMessage, type UnstorableMessage } from './read-event-message.js';
 
 /**

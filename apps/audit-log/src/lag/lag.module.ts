@@ -3,7 +3,7 @@ import type { JetStreamManager } from '@nats-io/jetstream';
 import { STREAM_NAMES } from '@llm-stream/contract';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { AuditConfig } from '../config/audit-config.js';
-import { AUDIT_CONSUMERS } from '../ingestion/ensure-consumer.js';
+import { AUDIT_CONSUMERS } from '../ingestion/audit-consumers.js';
 import { AuditMetrics } from '../metrics/audit-metrics.js';
 import { JETSTREAM_MANAGER } from '@llm-stream/nest-kit';
 import { IngestionLagPoller } from './ingestion-lag-poller.js';

@@ -2,7 +2,7 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { encodeEventMessage, ensurePipelineStreams, toNatsHeaders } from '@llm-stream/pipeline';
 import { STREAM_NAMES, encodeTraceRecord, rawSubject } from '@llm-stream/contract';
-import { AUDIT_CONSUMERS } from '../../src/ingestion/ensure-consumer.js';
+import { AUDIT_CONSUMERS } from '../../src/ingestion/audit-consumers.js';
 import type { StreamFixture } from './stream-fixtures.js';
 
 export interface JetStreamSession {

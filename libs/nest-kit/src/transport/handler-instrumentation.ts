@@ -11,6 +11,9 @@ export type TransportName = 'core' | 'jetstream';
  */
 export type HandlerOutcome = 'ack' | 'nak' | 'term' | 'settled' | 'replied' | 'none' | 'failed';
 
+/** What a handler call came to: one outcome, or one per message of a batch. */
+export type HandledResult = { readonly outcome: HandlerOutcome } | { readonly outcomes: readonly HandlerOutcome[] };
+
 /** One handler call, as the transports describe it. */
 export interface HandledMessage {
   readonly transport: TransportName;
@@ -18,6 +21,8 @@ export interface HandledMessage {
   readonly subject: string;
   /** The trace the message continues (its `traceparent`); without one, no span is recorded. */
   readonly trace: Context | undefined;
+  /** How many messages the call handles: more than one for a batch; default 1. */
+  readonly count?: number;
 }
 
 /**
@@ -34,8 +39,11 @@ export class HandlerInstrumentation {
     private readonly logger: JsonLogger,
   ) {}
 
-  /** Runs `handle`, records what it resolved to (its outcome) or that it failed; rethrows a failure. */
-  async observe<T extends { readonly outcome: HandlerOutcome }>(message: HandledMessage, handle: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `handle`, records what it resolved to (its outcome, or each message's of a batch) or that it failed;
+   * rethrows a failure.
+   */
+  async observe<T extends HandledResult>(message: HandledMessage, handle: () => Promise<T>): Promise<T> {
     const started = performance.now();
     const labels = { transport: message.transport, pattern: message.pattern };
     const span =
@@ -44,11 +52,12 @@ export class HandlerInstrumentation {
         : this.tracer.startSpan(`llm.handle ${message.pattern}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.destination.name': message.subject } }, message.trace);
     try {
       const result = await (span === undefined ? handle() : context.with(trace.setSpan(message.trace ?? context.active(), span), handle));
-      this.metrics.handledMessages.inc({ ...labels, outcome: result.outcome });
-      span?.setAttribute('llm.outcome', result.outcome);
+      const outcomes = 'outcome' in result ? [result.outcome] : result.outcomes;
+      for (const [outcome, count] of countOf(outcomes)) this.metrics.handledMessages.inc({ ...labels, outcome }, count);
+      span?.setAttribute('llm.outcome', [...new Set(outcomes)].join(','));
       return result;
     } catch (error) {
-      this.metrics.handledMessages.inc({ ...labels, outcome: 'failed' });
+      this.metrics.handledMessages.inc({ ...labels, outcome: 'failed' }, message.count ?? 1);
       span?.setStatus({ code: SpanStatusCode.ERROR, message: errorCode(error) });
       this.logger.warn('message handler failed', { ...labels, subject: message.subject, error: errorCode(error) });
       throw error;
@@ -57,4 +66,10 @@ export class HandlerInstrumentation {
       span?.end();
     }
   }
+}
+
+function countOf(outcomes: readonly HandlerOutcome[]): Map<HandlerOutcome, number> {
+  const counts = new Map<HandlerOutcome, number>();
+  for (const outcome of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+  return counts;
 }

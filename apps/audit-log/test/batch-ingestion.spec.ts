@@ -1,14 +1,16 @@
 // @llm-stream/service-kit (errorCode) also declares the decorated config classes, which need the metadata API.
 import 'reflect-metadata';
-import { AckPolicy, type JsMsg } from '@nats-io/jetstream';
+import type { JsMsg } from '@nats-io/jetstream';
 import { err, ok, type Result } from '@llm-stream/contract';
+import { DurableConsumerLoop, nak } from '@llm-stream/pipeline';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
-import { BatchLoop, type BatchHandler, type BatchLoopObserver, type Decoded } from '../src/ingestion/batch-loop.js';
+import { BatchIngestion, type BatchHandler, type Decoded, type IngestionObserver } from '../src/ingestion/batch-ingestion.js';
 import type { UnstorableMessage } from '../src/ingestion/read-event-message.js';
 import { openJetStream, type JetStreamSession } from './support/jetstream.js';
 
 /**
- * The loop's contract with JetStream, against a real nats-server. The store is a small in-memory one with a
+ * Batch ingestion's contract with JetStream, on the durable consumer loop the JetStream transport runs (batch
+ * delivery), against a real nats-server. The store is a small in-memory one with a
  * switch: these specs are about acks, naks and terminations, not about a database (the service specs run the
  * real ones, including a crashed PostgreSQL).
  */
@@ -39,7 +41,7 @@ class SwitchableStore implements BatchHandler<string> {
   }
 }
 
-class Recorder implements BatchLoopObserver {
+class Recorder implements IngestionObserver {
   readonly events: string[] = [];
   skipped(): void {
     this.events.push('skipped');
@@ -53,16 +55,13 @@ class Recorder implements BatchLoopObserver {
   storeAvailable(): void {
     this.events.push('available');
   }
-  consumerFailed(): void {
-    this.events.push('consumer failed');
-  }
 }
 
-describe('BatchLoop (real nats-server with JetStream)', () => {
+describe('BatchIngestion (real nats-server with JetStream)', () => {
   let nats: NatsServerHandle;
   let session: JetStreamSession;
   let streamNumber = 0;
-  const running: BatchLoop<string>[] = [];
+  const running: DurableConsumerLoop[] = [];
 
   beforeAll(async () => {
     nats = await startNatsServer();
@@ -79,22 +78,19 @@ describe('BatchLoop (real nats-server with JetStream)', () => {
     await nats.stop();
   });
 
-  async function loopOver(messages: readonly string[], store: SwitchableStore, recorder: Recorder): Promise<{ loop: BatchLoop<string>; pending: () => Promise<number>; info: () => ReturnType<JetStreamSession['jsm']['consumers']['info']>; subject: string }> {
+  async function loopOver(messages: readonly string[], store: SwitchableStore, recorder: Recorder): Promise<{ loop: DurableConsumerLoop; pending: () => Promise<number>; info: () => ReturnType<JetStreamSession['jsm']['consumers']['info']>; subject: string }> {
     streamNumber += 1;
     const stream = `LOOP_${String(streamNumber)}`;
     await session.jsm.streams.add({ name: stream, subjects: [`loop${String(streamNumber)}.>`] });
-    // A short ack wait: an outage outlasts it many times over.
-    await session.jsm.consumers.add(stream, { durable_name: 'test', ack_policy: AckPolicy.Explicit, ack_wait: 1_000_000_000, max_deliver: -1 });
     for (const text of messages) await session.js.publish(`loop${String(streamNumber)}.x`, text);
-    const loop = new BatchLoop(store, {
-      stream,
-      consumer: 'test',
+    const ingestion = new BatchIngestion(store, { consumer: 'test', ping: () => store.ping(), observer: recorder });
+    const loop = new DurableConsumerLoop({
+      nc: session.nc,
       js: session.js,
-      batchSize: 8,
-      lingerMs: 5,
-      ackWaitMs: 1_000,
-      ping: () => store.ping(),
-      observer: recorder,
+      jsm: session.jsm,
+      // A short ack wait: an outage outlasts it many times over.
+      consumer: { stream, durable: 'test', ackWaitMs: 1_000, maxAckPending: -1 },
+      delivery: { kind: 'batch', batchSize: 8, lingerMs: 5, onFailure: nak(), handle: (batch, stopping) => ingestion.store(batch, stopping) },
     });
     running.push(loop);
     const info = () => session.jsm.consumers.info(stream, 'test');
@@ -110,7 +106,7 @@ describe('BatchLoop (real nats-server with JetStream)', () => {
     const recorder = new Recorder();
     const texts = Array.from({ length: 40 }, (_, index) => `m${String(index)}`);
     const { loop, pending } = await loopOver([...texts.slice(0, 10), 'poison', 'skip', 'garbage', ...texts.slice(10)], store, recorder);
-    loop.start();
+    await loop.start();
     await waitFor(async () => (await pending()) === 0, { description: 'every message to be settled' });
     await loop.stop();
     expect(store.stored).toEqual(texts);
@@ -125,7 +121,7 @@ describe('BatchLoop (real nats-server with JetStream)', () => {
     store.available = false;
     const texts = Array.from({ length: 30 }, (_, index) => `n${String(index)}`);
     const { loop, info } = await loopOver(texts, store, recorder);
-    loop.start();
+    await loop.start();
     // The loop's own polls of the database measure the outage: several ack waits long.
     await waitFor(() => recorder.events.includes('unavailable') && store.pings >= 5, { description: 'an outage of several ack waits' });
     const held = await info();
@@ -142,7 +138,7 @@ describe('BatchLoop (real nats-server with JetStream)', () => {
     const store = new SwitchableStore();
     const recorder = new Recorder();
     const { loop, pending, subject } = await loopOver(['a', 'b', 'c'], store, recorder);
-    loop.start();
+    await loop.start();
     await waitFor(() => store.stored.length === 3, { description: 'the first messages to be stored' });
     await loop.stop();
     await session.js.publish(subject, 'after stop');
