@@ -1,7 +1,7 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { STREAM_NAMES, eventsSubject } from '@llm-stream/contract';
-import { startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
+import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
 import { CheckpointedPublisher, storedMessageCount, type OutgoingMessage } from './checkpointed-publisher.js';
 import { headerBlock } from './header-block.js';
 import { ensurePipelineStreams } from './pipeline-streams.js';
@@ -56,6 +56,28 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
       if (found) stored.push((found.json<{ n: number }>()).n);
     }
     expect(stored.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+  });
+
+  it('republishes what a timed check finds missing while the subject is still being published, not only at its end', async () => {
+    // Dropped like the core publishes of a JetStream leader change: the subject is captured only from 4 on.
+    const subject = 'test.early.st_early';
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_EARLY', subject, { checkpointEvery: 10_000, repairAfterMs: 300 });
+    for (let n = 1; n <= 3; n += 1) publisher.publish(message(subject, n));
+    await nc.flush();
+    await jsm.streams.add({ name: 'TEST_EARLY', subjects: ['test.early.>'] });
+    publisher.publish(message(subject, 4));
+    const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    // A publish once the oldest unconfirmed message is 300 ms old runs a check, which republishes the old missing ones.
+    for (let n = 5; n <= 12; n += 1) {
+      await pause(120);
+      publisher.publish(message(subject, n));
+    }
+    await waitFor(async () => (await storedMessageCount(jsm, 'TEST_EARLY', subject)) === 12, {
+      timeoutMs: 5_000,
+      description: 'the lost messages to be stored before the end of the subject',
+    });
+    expect(publisher.repairedEarly).toBeGreaterThanOrEqual(3);
+    expect(await publisher.finish()).toEqual({ published: 12, stored: 12, republished: 0 });
   });
 
   it('keeps trying to store what JetStream refuses until it is closed, then fails with a typed error', async () => {

@@ -47,6 +47,13 @@ export interface CheckpointedPublisherOptions {
   readonly maxBuffered?: number;
   /** Waits between two tries of a JetStream call that failed (default 100 ms doubling up to 2 s). */
   readonly retry?: RetryDelays;
+  /**
+   * A storage check also runs once the oldest unconfirmed message is this old (default 1,000 ms), and what it
+   * finds missing among the messages published more than half this before is republished with acks then, not
+   * at the end of the subject: a reader waiting at the gap (a backend's client gives a gap 5 s) gets it within about
+   * twice this.
+   */
+  readonly repairAfterMs?: number;
 }
 
 /** Acked republish rounds of {@link CheckpointedPublisher.finish} before a shortfall counts as lost for good. */
@@ -87,6 +94,12 @@ export class CheckpointedPublisher {
   /** The highest position sent before the hold began: what the subject must hold before the held ones go. */
   private sentBeforeHold = 0;
   private repairing = false;
+  private repaired = 0;
+  private readonly repairAfterMs: number;
+  /** When the oldest unconfirmed message was published (ms): a check is due once it is `repairAfterMs` old. */
+  private unconfirmedSince = 0;
+  /** When each unconfirmed message was published (ms), for the timed repair. */
+  private readonly publishedAt = new WeakMap<OutgoingMessage, number>();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -100,6 +113,7 @@ export class CheckpointedPublisher {
     this.maxUnconfirmed = options.maxUnconfirmed ?? 4_096;
     this.maxBuffered = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
     this.retrying = new RetryLoop(nc, options.retry);
+    this.repairAfterMs = options.repairAfterMs ?? 1_000;
   }
 
   /** More messages wait for confirmation than the bound allows: the owner must end the subject now. */
@@ -111,6 +125,11 @@ export class CheckpointedPublisher {
   close(): void {
     this.stopListening?.();
     this.retrying.stop();
+  }
+
+  /** Messages republished with acks before the end because two timed checks found them missing. */
+  get repairedEarly(): number {
+    return this.repaired;
   }
 
   /** Messages kept for a possible repair. */
@@ -125,9 +144,13 @@ export class CheckpointedPublisher {
     });
     if (this.holding) this.held.push(message);
     else deferPublish(this.nc, this.subject, message);
+    const now = Date.now();
+    if (this.unconfirmed.length === 0) this.unconfirmedSince = now;
     this.unconfirmed.push(message);
+    this.publishedAt.set(message, now);
     this.published = Math.max(this.published, message.position);
-    if (this.unconfirmed.length >= this.every && !this.checking && !this.holding) {
+    const due = this.unconfirmed.length >= this.every || now - this.unconfirmedSince >= this.repairAfterMs;
+    if (due && !this.checking && !this.holding) {
       this.checking = true;
       this.checkpoint()
         .catch((error: unknown) => {
@@ -225,12 +248,30 @@ export class CheckpointedPublisher {
 
   private async checkpoint(): Promise<void> {
     const stored = await this.confirmedCount();
+    const now = Date.now();
     // `published` is read after the count arrived: every message sent before the count was taken is in it.
     if (stored >= this.published) {
       this.unconfirmed = [];
       return;
     }
+    // Short of more messages than were published in the last half `repairAfterMs` (the count came after a
+    // flush: older ones had time enough to be stored): one of the older ones is lost, a core publish JetStream
+    // dropped. The older ones are republished now; a stored one among them is a duplicate JetStream drops.
+    const since = now - this.repairAfterMs / 2;
+    const recent = this.unconfirmed.filter((message) => (this.publishedAt.get(message) ?? now) > since).length;
+    if (this.published - stored > recent) await this.republishOlderThan(since);
+    // The next timed check counts from now.
+    this.unconfirmedSince = now;
     if (this.unconfirmed.length > this.maxUnconfirmed) await this.republish(this.unconfirmed.length - this.maxUnconfirmed);
+  }
+
+  /** Republishes with acks, in order, every unconfirmed message published before `since`, and forgets them. */
+  private async republishOlderThan(since: number): Promise<void> {
+    const overdue = this.unconfirmed.filter((message) => (this.publishedAt.get(message) ?? since) <= since);
+    for (const message of overdue) await this.send(message);
+    const sent = new Set(overdue);
+    this.unconfirmed = this.unconfirmed.filter((message) => !sent.has(message));
+    this.repaired += overdue.length;
   }
 
   /** Republishes the oldest `count` unconfirmed messages with acks and forgets them. */
