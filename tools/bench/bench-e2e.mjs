@@ -188,6 +188,7 @@ try {
   setMaxListeners(OPEN + 1, controller.signal); // one listener per open stream
   let opened = 0;
   let failed = 0;
+  const failures = [];
   const openStreams = Array.from({ length: OPEN }, () =>
     stream(
       ports.gateway,
@@ -195,7 +196,10 @@ try {
       { model: idle, max_tokens: 16, messages: [] },
       (data) => {
         if (data.includes('"stream.start"')) opened += 1;
-        if (data.includes('"stream.error"')) failed += 1;
+        if (data.includes('"stream.error"')) {
+          failed += 1;
+          if (failures.length < 3) failures.push(data.slice(0, 400));
+        }
       },
       controller.signal,
     ),
@@ -206,6 +210,7 @@ try {
   const after = { gateway: rssKiB(gateway.pid), normalizer: rssKiB(normalizer.pid) };
   const perStream = (after.gateway - before.gateway + after.normalizer - before.normalizer) / OPEN;
   out(`open idle streams: ${opened} open at once (normalizer owns ${owned}), errors ${failed}`);
+  for (const failure of failures) out(`  error: ${failure}`);
   out(`  memory per open idle stream: ${perStream.toFixed(1)} KiB (gateway ${((after.gateway - before.gateway) / OPEN).toFixed(1)} + normalizer ${((after.normalizer - before.normalizer) / OPEN).toFixed(1)}; target < 64 KiB)`);
   controller.abort();
   await Promise.all(openStreams);

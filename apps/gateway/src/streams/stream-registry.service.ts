@@ -1,19 +1,17 @@
 import {
-  Inject,
   Injectable,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { encodeGatewayLease, gatewayLeaseSubject, type CancelRequest, type ReaderNotice } from '@llm-stream/contract';
-import { JsonLogger } from '@llm-stream/service-kit';
+import { gatewayLeaseSubject, type CancelRequest, type ReaderNotice } from '@llm-stream/contract';
+import { JsonLogger, natsSettings } from '@llm-stream/service-kit';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import { NATS_CONNECTION } from '@llm-stream/nest-kit';
 import { admit, type AdmissionLimits, type Refusal } from './admission.js';
 import { EventLoopLag } from './event-loop-lag.js';
+import { LeaseRenewer } from './lease-renewer.js';
 import type { StreamRunner } from './stream-runner.js';
 
 /**
@@ -28,18 +26,27 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
   private readonly runners = new Map<string, StreamRunner>();
   private readonly followers = new Set<Promise<void>>();
   private accepting = true;
-  private leaseTimer: NodeJS.Timeout | undefined;
+  /** Renews this instance's lease from a worker thread, so a busy event loop cannot make it late. */
+  private readonly lease: LeaseRenewer;
   private readonly lag = new EventLoopLag();
   readonly limits: AdmissionLimits;
 
   constructor(
     private readonly config: GatewayConfig,
-    private readonly identity: GatewayIdentity,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    identity: GatewayIdentity,
     private readonly metrics: GatewayMetrics,
     private readonly logger: JsonLogger,
   ) {
     this.limits = { maxOpenStreams: config.MAX_OPEN_STREAMS, maxEventLoopLagMs: config.MAX_EVENT_LOOP_LAG_MS };
+    this.lease = new LeaseRenewer(
+      {
+        servers: natsSettings(config).servers,
+        name: 'llm-stream-gateway',
+        subject: gatewayLeaseSubject(identity.id),
+        intervalMs: config.LEASE_INTERVAL_MS,
+      },
+      () => this.runners.size,
+    );
   }
 
   get isAccepting(): boolean {
@@ -76,12 +83,9 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     });
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     this.lag.start();
-    this.renewLease();
-    this.leaseTimer = setInterval(() => {
-      this.renewLease();
-    }, this.config.LEASE_INTERVAL_MS);
+    await this.lease.start();
   }
 
   /**
@@ -127,14 +131,9 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
     this.lag.stop();
-    clearInterval(this.leaseTimer);
-  }
-
-  private renewLease(): void {
-    if (this.nc.isClosed()) return;
-    this.nc.publish(gatewayLeaseSubject(this.identity.id), encodeGatewayLease({ open_streams: this.runners.size }));
+    await this.lease.stop();
   }
 }
 
