@@ -252,7 +252,9 @@ describe('DurableConsumerLoop (real nats-server with JetStream)', () => {
     unwatch();
     for (const text of texts(6, 15)) await publish(subject, text);
     await waitFor(async () => (await unsettled(stream)).ackFloor === 15, { description: 'all fifteen acked', timeoutMs: 60_000 });
-    expectEachOnce(handled, texts(1, 15));
+    // Every message handled and acked. At least once, not exactly once: an ack sent into the connection the
+    // pause killed can miss the server, which then delivers that message again (seen once in a CI run).
+    expect([...new Set(handled.map((handling) => handling.text))].sort()).toEqual([...texts(1, 15)].sort());
     // A fresh consume after the reconnect, not nats.js's recovery of the old one.
     expect(loop.started).toBeGreaterThanOrEqual(2);
   }, 90_000);
