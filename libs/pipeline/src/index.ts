@@ -19,6 +19,7 @@ export {
 export { PublishError } from './publish-error.js';
 export { RetryLoop, type RetryDelays } from './retry-loop.js';
 export { OrderedReader, type OrderedReaderOptions } from './ordered-reader.js';
+export { headerValues } from './header-values.js';
 export { messageHeaderLookup, parseHeaderBlock, readsRawHeaders } from './message-header-lookup.js';
 export { DEFAULT_MAX_WAITING, LiveLogGapError, LiveLogReader, toLogMessage, type LiveLogReaderOptions, type LiveLogStats, type LogMessage, type LogPosition } from './live-log-reader.js';
 export { EventMessageEncoder } from './event-message-encoder.js';

@@ -1,6 +1,6 @@
 import type { MsgHdrs } from '@nats-io/nats-core';
 import type { HeaderLookup } from '@llm-stream/contract';
-import { headerLookup } from './nats-headers.js';
+import { headerValues } from './header-values.js';
 
 /** The parts of nats.js 3.4's message classes the fast path reads (a core `MsgImpl`, or a `JsMsgImpl` around one). */
 interface RawMessage {
@@ -21,7 +21,7 @@ const decoder = new TextDecoder();
  */
 export function messageHeaderLookup(message: { readonly headers?: MsgHdrs | undefined }): HeaderLookup {
   const block = rawHeaderBlock(message as unknown as RawMessage);
-  if (block === undefined) return headerLookup(message.headers);
+  if (block === undefined) return headerValues(message.headers);
   const pairs = parseHeaderBlock(block);
   return (name) => pairs.get(name);
 }

@@ -1,6 +1,6 @@
 import { SpanKind, type Tracer } from '@opentelemetry/api';
 import type { JsMsg } from '@nats-io/jetstream';
-import { headerLookup } from '@llm-stream/pipeline';
+import { headerLookup, messageHeaderLookup } from '@llm-stream/pipeline';
 import type { Result } from '@llm-stream/contract';
 import { contextFromHeaders } from '@llm-stream/observability';
 import type { JsonLogger } from '@llm-stream/service-kit';
@@ -25,7 +25,7 @@ export class EventBatchHandler implements BatchHandler<IncomingEvent> {
 
   decode(message: JsMsg): Result<IncomingEvent, UnstorableMessage> {
     // Headers are parsed only if a header is read (the trace id, once per stream): most events never need them.
-    return readEventMessage(message.subject, message.string(), (name) => headerLookup(message.headers)(name));
+    return readEventMessage(message.subject, message.string(), messageHeaderLookup(message));
   }
 
   async commit(batch: readonly Decoded<IncomingEvent>[]): Promise<void> {

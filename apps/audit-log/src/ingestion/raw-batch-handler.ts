@@ -1,12 +1,12 @@
 import type { JsMsg } from '@nats-io/jetstream';
 import type { Result } from '@llm-stream/contract';
 import type { JsonLogger } from '@llm-stream/service-kit';
+import { messageHeaderLookup } from '@llm-stream/pipeline';
 import type { TenantSettings } from '../config/tenant-settings.js';
 import type { AuditMetrics } from '../metrics/audit-metrics.js';
 import type { AuditRepository, IncomingRaw } from '../store/audit-repository.js';
 import type { BatchHandler, Decoded } from './batch-ingestion.js';
 import { AUDIT_CONSUMERS } from './audit-consumers.js';
-import { headerValues } from './header-values.js';
 import type { UnstorableMessage } from './read-event-message.js';
 import { readRawMessage } from './read-raw-message.js';
 
@@ -20,7 +20,7 @@ export class RawBatchHandler implements BatchHandler<IncomingRaw> {
   ) {}
 
   decode(message: JsMsg): Result<IncomingRaw | null, UnstorableMessage> {
-    return readRawMessage(message.subject, message.string(), headerValues(message.headers), message.seq, this.tenants);
+    return readRawMessage(message.subject, message.string(), messageHeaderLookup(message), message.seq, this.tenants);
   }
 
   async commit(batch: readonly Decoded<IncomingRaw>[]): Promise<void> {

@@ -1,5 +1,5 @@
 import { headers as createHeaders } from '@nats-io/nats-core';
-import { headerLookup } from '@llm-stream/pipeline';
+import { headerLookup } from './nats-headers.js';
 import { headerValues } from './header-values.js';
 
 describe('headerValues', () => {
