@@ -35,7 +35,8 @@ async function inject(system: ChaosSystem, fault: PlannedFault, load: LoadFaults
     case 'kill-gateway': {
       const gateway = instance(system.gateways, fault.target);
       await gateway.kill();
-      await gateway.start();
+      // The same GATEWAY_ID it had (a replaced one's too): the checker ties streams to the fault by it.
+      await gateway.start({ GATEWAY_ID: gateway.gatewayId });
       return done(gateway.gatewayId);
     }
     case 'replace-gateway': {
