@@ -96,6 +96,8 @@ export {
   eventMsgId,
   eventsSubject,
   gatewayLeaseSubject,
+  workHolderSubject,
+  WORK_HOLDER_QUERIES,
   isValidStreamId,
   isValidTenant,
   parseStreamSubject,

@@ -32,3 +32,6 @@ export { DurableConsumerError } from './durable/durable-consumer-error.js';
 export type { BatchMessageHandler, DeliveryMode, FailureSettlement, SingleMessageHandler } from './durable/message-delivery.js';
 export { ACK, HELD, TERM, nak, settle, type Settlement } from './durable/settlement.js';
 export { WakeablePause } from './wakeable-pause.js';
+export { ackSubjectOf } from './progress/ack-subject.js';
+export { WorkProgressKeeper, isHeldElsewhere, type WorkProgressSettings } from './progress/work-progress-keeper.js';
+export { MAIN_STALL_MS as WORK_PROGRESS_MAIN_STALL_MS } from './progress/work-progress-protocol.js';

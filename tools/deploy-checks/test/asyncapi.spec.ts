@@ -18,6 +18,7 @@ import {
   gatewayLeaseSubject,
   rawSubject,
   readerSubject,
+  workHolderSubject,
   workSubject,
   type ContractEvent,
   type TraceRecord,
@@ -59,6 +60,7 @@ const CHANNEL_SUBJECTS: Readonly<Record<string, string>> = {
   gatewayLease: gatewayLeaseSubject('{gatewayId}'),
   cancelRequests: cancelSubject('{streamId}'),
   readerNotices: readerSubject('{streamId}'),
+  workHolderQueries: workHolderSubject('{streamId}'),
 };
 
 describe(`docs/asyncapi.yaml as a document`, () => {

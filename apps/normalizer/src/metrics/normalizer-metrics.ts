@@ -29,6 +29,11 @@ export class NormalizerMetrics extends ServiceMetrics implements UnknownEventCou
 
   readonly takeovers = this.counter({ name: 'llm_normalizer_takeovers_total', help: 'Streams resumed after another replica had published part of them' });
 
+  readonly leftToHolder = this.counter({
+    name: 'llm_normalizer_redeliveries_left_to_holder_total',
+    help: 'Redelivered work items another live replica still held (answered its holder query), so not taken over',
+  });
+
   readonly gatewaysLost = this.counter({ name: 'llm_gateway_lost_total', help: 'Streams ended because their gateway stopped renewing its lease' });
 
   readonly badRecords = this.counter({ name: 'llm_normalizer_bad_records_total', help: 'Raw trace messages that could not be decoded' });

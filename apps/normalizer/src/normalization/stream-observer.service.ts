@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ContractEvent } from '@llm-stream/contract';
+import type { ContractEvent, WorkItem } from '@llm-stream/contract';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { NormalizerMetrics } from '../metrics/normalizer-metrics.js';
 import type { ObservedStream, StreamObserver } from './stream-worker.js';
@@ -66,6 +66,12 @@ export class StreamObserverService implements StreamObserver {
   finished(stream: ObservedStream, outcome: 'ended' | 'handed_over' | 'abandoned'): void {
     this.startedAt.delete(stream.item.stream_id);
     if (outcome !== 'ended') this.log(stream).warn(`stream ${outcome}`);
+  }
+
+  /** A redelivered work item whose holder, a live replica, answered: that replica goes on with the stream. */
+  leftToHolder(item: WorkItem): void {
+    this.metrics.leftToHolder.inc();
+    this.logger.child({ stream_id: item.stream_id }).info('redelivered stream left to its holder');
   }
 
   /** Every line about a stream carries its stream_id and trace id. */

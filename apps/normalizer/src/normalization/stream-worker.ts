@@ -57,6 +57,8 @@ export interface StreamWorkerDeps {
   readonly observer: StreamObserver;
   /** How often the owner tells JetStream it still works on the item (a third of the ack wait). */
   readonly workingIntervalMs: number;
+  /** Whether the work-progress thread tells JetStream this item's progress (else the keep-alive does). */
+  readonly progressTold: () => boolean;
   readonly clock: () => number;
 }
 
@@ -157,7 +159,7 @@ export class StreamWorker {
     const interval = this.deps.workingIntervalMs;
     let dueAt = this.deps.clock() + interval;
     const keepAlive = setInterval(() => {
-      this.workMessage.working();
+      if (!this.deps.progressTold()) this.workMessage.working();
       const now = this.deps.clock();
       const late = now - dueAt;
       dueAt = now + interval;

@@ -2,9 +2,11 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { trace } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { STREAM_NAMES, decodeWorkItem } from '@llm-stream/contract';
+import { STREAM_NAMES, WORK_HOLDER_QUERIES, decodeWorkItem, workHolderSubject, type WorkItem } from '@llm-stream/contract';
 import { JETSTREAM, JETSTREAM_MANAGER, JetStreamTransport, NATS_CONNECTION } from '@llm-stream/nest-kit';
-import { HELD, TERM, nak, type Settlement } from '@llm-stream/pipeline';
+import { HELD, TERM, WorkProgressKeeper, ackSubjectOf, isHeldElsewhere, nak, type Settlement } from '@llm-stream/pipeline';
+import { WORK_PROGRESS_THREAD } from '@llm-stream/pipeline/work-progress-thread';
+import { natsSettings } from '@llm-stream/service-kit';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { NormalizerConfig } from '../config/normalizer-config.js';
 import { NormalizerMetrics } from '../metrics/normalizer-metrics.js';
@@ -13,15 +15,24 @@ import { StreamObserverService } from './stream-observer.service.js';
 import { StreamWorker } from './stream-worker.js';
 import { WORK_CONSUMER, workingIntervalMs } from './work-consumer.js';
 
+/** How long a holder has to answer (its progress thread answers within milliseconds when it is alive). */
+const HOLDER_QUERY_TIMEOUT_MS = 1_500;
+
 /**
  * Runs one StreamWorker per work item the JetStream transport delivers, up to MAX_CONCURRENT_STREAMS at once
  * (items beyond that go back to JetStream for the other replicas). A worker holds its item in progress for the
- * whole stream and acks it after the terminal event is stored. On SIGTERM it stops taking work, lets owned
+ * whole stream and acks it after the terminal event is stored; a worker thread tells JetStream the held items'
+ * progress (WorkProgressKeeper), so a busy event loop never lets an item go to another replica. An item
+ * delivered again (after a NATS restart or pause) is first offered to its holder: another replica that still
+ * holds it answers, and this one leaves it alone, so a stream never has two owners. On SIGTERM it stops taking work, lets owned
  * streams finish for up to SHUTDOWN_DRAIN_MS, and hands the rest back to JetStream for another replica.
  */
 @Injectable()
 export class StreamWorkersService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly workers = new Map<string, { worker: StreamWorker; done: Promise<void> }>();
+  /** Redelivered items whose holder is being asked for: a second delivery meanwhile is not a new stream. */
+  private readonly asking = new Set<string>();
+  private readonly progress: WorkProgressKeeper;
   private lagTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -34,9 +45,18 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
     private readonly leases: GatewayLeaseService,
     private readonly observer: StreamObserverService,
     private readonly logger: JsonLogger,
-  ) {}
+  ) {
+    this.progress = new WorkProgressKeeper({
+      servers: natsSettings(config).servers,
+      name: 'llm-stream-normalizer',
+      intervalMs: workingIntervalMs(config),
+      holderQueries: WORK_HOLDER_QUERIES,
+      threadFile: WORK_PROGRESS_THREAD,
+    });
+  }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    await this.progress.start();
     this.lagTimer = setInterval(() => {
       this.jsm.consumers
         .info(STREAM_NAMES.work, WORK_CONSUMER)
@@ -64,6 +84,7 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
       for (const { worker } of this.workers.values()) worker.handOver();
       await Promise.all([...this.workers.values()].map((entry) => entry.done));
     }
+    await this.progress.stop();
   }
 
   /** A delivered work item: its worker holds it (a new one, or the running one on a redelivery), or it goes back. */
@@ -84,8 +105,29 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
       // Redelivered to its own owner (it was slow to say it is working, or NATS restarted): keep the running
       // worker, on the new delivery.
       running.worker.redelivered(message);
+      this.progress.hold(item.stream_id, ackSubjectOf(message));
       return HELD;
     }
+    if (this.asking.has(item.stream_id)) return HELD;
+    if (message.info.deliveryCount > 1) {
+      // Delivered again: its holder may be alive on another replica (its progress was lost while NATS was
+      // away). Asked without blocking the consumer; the answer decides who runs the stream.
+      this.asking.add(item.stream_id);
+      void isHeldElsewhere(this.nc, workHolderSubject(item.stream_id), HOLDER_QUERY_TIMEOUT_MS).then((heldElsewhere) => {
+        this.asking.delete(item.stream_id);
+        if (heldElsewhere) {
+          // Its holder's progress thread keeps it in progress (JetStream applies +WPI by stream sequence): the
+          // holder finishes and acks it; this delivery is left to that.
+          this.observer.leftToHolder(item);
+        } else if (!this.workers.has(item.stream_id)) this.start(item, message);
+      });
+      return HELD;
+    }
+    this.start(item, message);
+    return HELD;
+  }
+
+  private start(item: WorkItem, message: JsMsg): void {
     const worker = new StreamWorker(item, message, {
       nc: this.nc,
       js: this.js,
@@ -95,6 +137,7 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
       unknownEvents: this.metrics,
       observer: this.observer,
       workingIntervalMs: workingIntervalMs(this.config),
+      progressTold: () => this.progress.running,
       clock: Date.now,
     });
     const done = worker
@@ -108,11 +151,12 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
         });
       })
       .finally(() => {
+        this.progress.release(item.stream_id);
         this.workers.delete(item.stream_id);
         this.metrics.openStreams.set(this.workers.size);
       });
     this.workers.set(item.stream_id, { worker, done });
+    this.progress.hold(item.stream_id, ackSubjectOf(message));
     this.metrics.openStreams.set(this.workers.size);
-    return HELD;
   }
 }

@@ -35,6 +35,7 @@ export const SUBJECT_ROOTS = {
   cancel: 'llm.control.cancel',
   reader: 'llm.control.reader',
   gatewayLease: 'llm.gateways.lease',
+  workHolder: 'llm.normalizers.holder',
 } as const;
 
 /** `llm.raw.<tenant>.<stream_id>` */
@@ -71,6 +72,17 @@ export function readerSubject(streamId: string): string {
 export function gatewayLeaseSubject(gatewayId: string): string {
   return `${SUBJECT_ROOTS.gatewayLease}.${gatewayId}`;
 }
+
+/**
+ * Core NATS request: a normalizer that got a stream's work item redelivered asks whether a live replica still
+ * holds it (that replica's work-progress thread answers) before it takes the stream over.
+ */
+export function workHolderSubject(streamId: string): string {
+  return `${SUBJECT_ROOTS.workHolder}.${streamId}`;
+}
+
+/** What every normalizer's work-progress thread subscribes to: the holder queries of all streams. */
+export const WORK_HOLDER_QUERIES = `${SUBJECT_ROOTS.workHolder}.*`;
 
 /** Splits `llm.<root>.<tenant>.<stream_id>` subjects; `null` when the subject is not one of ours. */
 export function parseStreamSubject(subject: string): { tenant: string; streamId: string } | null {

@@ -1,0 +1,86 @@
+import { Worker } from 'node:worker_threads';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { HELD_ANSWER, MAIN_STALL_MS, type ToProgressThread, type WorkProgressThreadData } from './work-progress-protocol.js';
+
+export type WorkProgressSettings = Omit<WorkProgressThreadData, 'mainStallMs'> & {
+  readonly mainStallMs?: number;
+  /** The built thread script: `WORK_PROGRESS_THREAD` of `@llm-stream/pipeline/work-progress-thread`. */
+  readonly threadFile: URL;
+};
+
+/**
+ * The main thread's side of work-progress-thread.ts: it tells the thread which items it holds and beats for
+ * itself. Until {@link start} resolves (or after the thread died) `running` is false and the owner tells
+ * progress itself (`working()`), as it did before the thread existed.
+ */
+export class WorkProgressKeeper {
+  private worker: Worker | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private up = false;
+
+  constructor(private readonly settings: WorkProgressSettings) {}
+
+  /** The thread is connected and tells progress for the held items. */
+  get running(): boolean {
+    return this.up;
+  }
+
+  /** Resolves once the thread is connected and subscribed to holder queries. */
+  async start(): Promise<void> {
+    const { threadFile, ...settings } = this.settings;
+    const data: WorkProgressThreadData = { ...settings, mainStallMs: settings.mainStallMs ?? MAIN_STALL_MS };
+    const worker = new Worker(threadFile, { workerData: data });
+    this.worker = worker;
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', () => {
+        resolve();
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => {
+        reject(new Error(`the work-progress thread exited with code ${String(code)} before it was ready`));
+      });
+    });
+    worker.on('exit', () => {
+      this.up = false;
+    });
+    this.up = true;
+    this.timer = setInterval(() => {
+      this.send({ kind: 'beat' });
+    }, this.settings.intervalMs);
+    this.timer.unref();
+  }
+
+  /** The item `key` is held in progress; `reply` is its latest delivery's reply subject. */
+  hold(key: string, reply: string): void {
+    this.send({ kind: 'hold', key, reply });
+  }
+
+  release(key: string): void {
+    this.send({ kind: 'release', key });
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.up = false;
+    await this.worker?.terminate();
+    this.worker = undefined;
+  }
+
+  private send(message: ToProgressThread): void {
+    if (this.up) this.worker?.postMessage(message);
+  }
+}
+
+/**
+ * Asks whether a live process holds the item whose holder-query subject is `subject`: true when one answers
+ * within `timeoutMs`. No answer (nobody holds it, or its holder is dead or stalled) is false; so is a failed
+ * request, after which taking the item over is what JetStream's redelivery asks for.
+ */
+export async function isHeldElsewhere(nc: NatsConnection, subject: string, timeoutMs: number): Promise<boolean> {
+  try {
+    const answer = await nc.request(subject, '', { timeout: timeoutMs });
+    return answer.string() === HELD_ANSWER;
+  } catch {
+    return false;
+  }
+}
