@@ -1,44 +1,7 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SecretVolume } from '@llm-stream/testing';
 import { ApiKeyFileWatcher, readApiKeyFile } from './api-key-file.js';
 import { ApiKeys, sha256Hex, type ApiKeysError } from './api-keys.js';
-
-/**
- * A Secret volume as the kubelet writes it (AtomicWriter): the data in a timestamped directory, `..data` a
- * symlink to it, the key file a symlink through `..data`. An update writes a new directory, points a new
- * `..data_tmp` symlink at it, renames that over `..data` (the one atomic step) and removes the old directory.
- */
-class SecretVolume {
-  readonly dir = mkdtempSync(join(tmpdir(), 'secret-volume-'));
-  readonly path = join(this.dir, 'keys.json');
-  private generation = 0;
-  private current: string | undefined;
-
-  constructor(initial: string) {
-    this.write(initial);
-    symlinkSync(join('..data', 'keys.json'), this.path);
-  }
-
-  update(text: string): void {
-    this.write(text);
-  }
-
-  remove(): void {
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-
-  private write(text: string): void {
-    this.generation += 1;
-    const data = `..2026_12_02_05_00_00.${String(this.generation)}`;
-    mkdirSync(join(this.dir, data));
-    writeFileSync(join(this.dir, data, 'keys.json'), text);
-    symlinkSync(data, join(this.dir, '..data_tmp'));
-    renameSync(join(this.dir, '..data_tmp'), join(this.dir, '..data'));
-    if (this.current !== undefined) rmSync(join(this.dir, this.current), { recursive: true });
-    this.current = data;
-  }
-}
 
 const keyEntry = (key: string, tenant: string): { sha256: string; tenant: string } => ({ sha256: sha256Hex(key), tenant });
 
@@ -68,7 +31,7 @@ describe('ApiKeyFileWatcher on a Kubernetes Secret volume', () => {
   }
 
   beforeEach(() => {
-    volume = new SecretVolume(JSON.stringify([keyEntry('key-old-0001', 'acme')]));
+    volume = new SecretVolume('keys.json', JSON.stringify([keyEntry('key-old-0001', 'acme')]));
     reloads.length = 0;
     rejections.length = 0;
   });
