@@ -69,8 +69,8 @@ function leaks(body: unknown, fragments: readonly string[]): string[] {
           // not JSON: its raw text is checked
         }
       }
-    } else if (Array.isArray(value)) pending.push(...(value as unknown[]));
-    else if (typeof value === 'object' && value !== null) pending.push(...Object.values(value));
+    } else if (Array.isArray(value)) for (const item of value as unknown[]) pending.push(item);
+    else if (typeof value === 'object' && value !== null) for (const member of Object.values(value as Record<string, unknown>)) pending.push(member);
   }
   return fragments.filter((fragment) => strings.some((text) => text.includes(fragment)));
 }
@@ -182,7 +182,7 @@ describe('audit scopes: the projection of every audit route, per scope, on the c
       headers: { authorization: `Bearer ${ACME_SCOPED.read}`, 'content-type': 'application/json' },
       body: JSON.stringify(providerRequest('anthropic', 'simple_text')),
     });
-    expect({ status: refused.status, body: (await refused.json()) as unknown }).toMatchObject({ status: 403, body: { error: { code: 'insufficient_scope' } } });
+    expect({ status: refused.status, body: await refused.json() }).toMatchObject({ status: 403, body: { error: { code: 'insufficient_scope' } } });
     const resume = await getJson(`${pipeline.gateway.url}/v1/streams/${streamId}/events`, ACME_SCOPED.read);
     expect(resume.status).toBe(403);
   });

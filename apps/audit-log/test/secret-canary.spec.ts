@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Subscription } from '@nats-io/nats-core';
+import type { MsgHdrs, Subscription } from '@nats-io/nats-core';
 import { collectSse, transcriptsDir, waitFor } from '@llm-stream/testing';
 import { getJson } from './support/http.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
@@ -14,7 +14,7 @@ const ESCAPED_CASE = 'canary_escaped_key';
 
 /** `\uXXXX` for the characters at the positions `pick` chooses, hex in the given case. */
 function unicodeEscaped(text: string, pick: (index: number) => boolean, upper: boolean): string {
-  return [...text]
+  return Array.from(text)
     .map((character, index) => {
       const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
       return pick(index) ? `\\u${upper ? hex.toUpperCase() : hex}` : character;
@@ -36,6 +36,12 @@ function escapedKeyTranscript(): string {
     record('message_delta', '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9}}'),
     record('message_stop', '{"type":"message_stop"}'),
   ].join('');
+}
+
+/** Every header name and value of a message, one per line. */
+function headerText(headers: MsgHdrs | undefined): string {
+  if (headers === undefined) return '';
+  return [...headers.keys()].flatMap((name) => headers.values(name).map((value) => `${name}: ${value}`)).join('\n');
 }
 
 /** Whether a text holds the key in any form the redaction covers: decoded first, then compared. */
@@ -75,7 +81,7 @@ describe('the provider key never leaves the gateway (canary through the real pip
     audit = await startAudit({ ...pipeline.commonEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite'), AUDIT_PROMPT_CAPTURE_TENANTS: GLOBEX.tenant });
     tap = pipeline.jetstream.nc.subscribe('llm.>', {
       callback: (_error, message) => {
-        tapped.push(`${message.subject}\n${message.headers?.toString() ?? ''}\n${message.string()}`);
+        tapped.push(`${message.subject}\n${headerText(message.headers)}\n${message.string()}`);
       },
     });
     await pipeline.jetstream.nc.flush();

@@ -32,7 +32,7 @@ export function projectRawEntries(entries: readonly RawTraceEntry[], detail: Pic
   const fragments = withheldFragments(detail.events, detail.result.blocks);
   return entries.map((entry) => {
     const withheld = entry.text !== undefined && (entry.events.some(isWithheldEvent) || carriesWithheld(entry.text, fragments));
-    if (!withheld || entry.text === undefined) return { ...entry, events: visibleEvents(entry.events) };
+    if (!withheld) return { ...entry, events: visibleEvents(entry.events) };
     const bytes = Buffer.byteLength(entry.text, 'utf8');
     return {
       ...entry,

@@ -29,7 +29,11 @@ function startServer(): Promise<Server> {
       response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      resolve(server);
+    });
+  });
 }
 
 /** Sends raw request bytes, reads until the server answers; `keepOpen`: the request body never ends. */

@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiKeys, HttpApiError, type AuthenticatedRequest } from '@llm-stream/service-kit';
+import { ApiKeys, HttpApiError, type ApiKeyScope, type AuthenticatedRequest } from '@llm-stream/service-kit';
 import { RequireScopes } from './require-scopes.decorator.js';
 
 /**
@@ -17,8 +17,9 @@ export class ApiKeyGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const scopes = this.reflector.getAllAndOverride(RequireScopes, [context.getHandler(), context.getClass()]) ?? [];
-    const authorized = this.keys.authorize(request.headers, scopes);
+    // Undefined on a route without RequireScopes, whatever the decorator's type says.
+    const scopes = this.reflector.getAllAndOverride(RequireScopes, [context.getHandler(), context.getClass()]) as readonly ApiKeyScope[] | undefined;
+    const authorized = this.keys.authorize(request.headers, scopes ?? []);
     if (!authorized.ok) {
       const status = authorized.error.code === 'unauthorized' ? HttpStatus.UNAUTHORIZED : HttpStatus.FORBIDDEN;
       throw new HttpApiError(status, authorized.error.code, authorized.error.message);

@@ -1,5 +1,4 @@
 import type { UnstampedRecord } from '@llm-stream/adapters';
-import type { JsonValue } from '@llm-stream/contract';
 import type { SecretRedactor } from './secret-redactor.js';
 
 /**
@@ -11,5 +10,5 @@ import type { SecretRedactor } from './secret-redactor.js';
  */
 export function redactRecord(record: UnstampedRecord, redactor: SecretRedactor): UnstampedRecord {
   // A trace record is JSON by construction (the trace codec writes it as such).
-  return redactor.redactJson(record as unknown as JsonValue) as unknown as UnstampedRecord;
+  return redactor.redactJson(record) as unknown as UnstampedRecord;
 }

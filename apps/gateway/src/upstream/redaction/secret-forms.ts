@@ -9,7 +9,7 @@
  *   on what surrounds it (the one or two boundary characters left carry a few bits of the secret at most).
  */
 export function secretPatterns(secret: string): string[] {
-  const characters = [...secret];
+  const characters = Array.from(secret);
   // Each character as is, JSON-escaped or percent-encoded: any mix of the three matches.
   const escaped = characters
     .map((character) => `(?:${[escapeRegExp(character), ...jsonEscapes(character), ...percentEscapes(character)].join('|')})`)
@@ -47,7 +47,7 @@ function base64Cores(secret: string): string[] {
 
 /** `value` as `digits` hex digits, each letter matched in either case. */
 function hexPattern(value: number, digits: number): string {
-  return [...value.toString(16).padStart(digits, '0')].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
+  return Array.from(value.toString(16).padStart(digits, '0')).map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
 }
 
 function utf16Units(character: string): number[] {

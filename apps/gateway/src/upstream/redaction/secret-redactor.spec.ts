@@ -5,7 +5,7 @@ const OTHER = 'AIzaOtherProviderKey0123456789';
 
 /** `\uXXXX` for the characters at `positions` (hex in the given case), the rest as is. */
 function unicodeEscaped(text: string, positions: (index: number) => boolean, upper: boolean): string {
-  return [...text]
+  return Array.from(text)
     .map((character, index) => {
       if (!positions(index)) return character;
       const hex = character.charCodeAt(0).toString(16).padStart(4, '0');

@@ -46,19 +46,22 @@ export class SecretRedactor {
   /** A JSON value with every string (member names included) redacted; the same value when nothing changed. */
   redactJson(value: JsonValue): JsonValue {
     if (typeof value === 'string') return this.redact(value);
-    if (Array.isArray(value)) {
+    if (typeof value !== 'object' || value === null) return value;
+    if (isJsonArray(value)) {
       const items = value.map((item) => this.redactJson(item));
       return items.every((item, index) => item === value[index]) ? value : items;
     }
-    if (typeof value === 'object' && value !== null) {
-      let changed = false;
-      const entries = Object.entries(value).map(([name, member]): [string, JsonValue] => {
-        const redacted: [string, JsonValue] = [this.redact(name), this.redactJson(member)];
-        changed ||= redacted[0] !== name || redacted[1] !== member;
-        return redacted;
-      });
-      return changed ? Object.fromEntries(entries) : value;
+    let changed = false;
+    const entries: [string, JsonValue][] = [];
+    for (const [name, member] of Object.entries(value)) {
+      const redacted: [string, JsonValue] = [this.redact(name), this.redactJson(member)];
+      if (redacted[0] !== name || redacted[1] !== member) changed = true;
+      entries.push(redacted);
     }
-    return value;
+    return changed ? Object.fromEntries(entries) : value;
   }
+}
+
+function isJsonArray(value: JsonValue): value is readonly JsonValue[] {
+  return Array.isArray(value);
 }
