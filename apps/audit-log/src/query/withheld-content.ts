@@ -25,7 +25,7 @@ export function withheldFragments(events: readonly ContractEvent[], blocks: read
   for (const event of events) {
     if (!isWithheldEvent(event)) continue;
     if (event.type === 'block.delta') fragments.add(event.delta.text);
-    if (event.type === 'block.stop' && event.provider_metadata !== undefined) for (const text of stringsIn(event.provider_metadata)) fragments.add(text);
+    if (event.type === 'block.stop' && event.provider_metadata !== undefined) for (const text of stringsIn(event.provider_metadata, false)) fragments.add(text);
   }
   return [...fragments].filter((fragment) => fragment.length >= MIN_FRAGMENT);
 }
@@ -53,14 +53,14 @@ function frameStrings(frameText: string): string[] {
     .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
     .join('\n');
   try {
-    return stringsIn(JSON.parse(data) as unknown);
+    return stringsIn(JSON.parse(data) as unknown, true);
   } catch {
     return [];
   }
 }
 
-/** Every string in a JSON value, keys included; iterative, so a deeply nested hostile frame cannot overflow the stack. */
-function stringsIn(root: unknown): string[] {
+/** Every string in a JSON value (member names too, with `withNames`); iterative, so a deeply nested hostile frame cannot overflow the stack. */
+function stringsIn(root: unknown, withNames: boolean): string[] {
   const found: string[] = [];
   const pending: unknown[] = [root];
   while (pending.length > 0) {
@@ -69,7 +69,7 @@ function stringsIn(root: unknown): string[] {
     else if (Array.isArray(value)) for (const item of value as unknown[]) pending.push(item);
     else if (typeof value === 'object' && value !== null) {
       for (const [key, member] of Object.entries(value)) {
-        found.push(key);
+        if (withNames) found.push(key);
         pending.push(member);
       }
     }
