@@ -57,7 +57,8 @@ export default [
             },
             {
               sourceTag: 'type:service-kit',
-              onlyDependOnLibsWithTags: ['type:contract'],
+              // type:testing: its specs use the Secret volume fixture.
+              onlyDependOnLibsWithTags: ['type:contract', 'type:testing'],
               bannedExternalImports: frameworkPackages,
             },
             {

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { ApiErrorFilter, MetricsModule, NatsModule, TelemetryLifecycle } from '@llm-stream/nest-kit';
-import { ApiKeys, JsonLogger, type ApiKeyTable } from '@llm-stream/service-kit';
+import { ApiKeys, JsonLogger } from '@llm-stream/service-kit';
 import { AuditConfig } from './config/audit-config.js';
 import { TenantSettings } from './config/tenant-settings.js';
 import { HealthModule } from './health/health.module.js';
@@ -16,7 +16,7 @@ import { StoreModule } from './store/store.module.js';
 /** Wires the audit log: configuration, keys and logger are built before Nest starts and provided as values. */
 @Module({})
 export class AppModule {
-  static register(config: AuditConfig, keys: ApiKeyTable, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
+  static register(config: AuditConfig, keys: ApiKeys, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
     return {
       module: AppModule,
       global: true,
@@ -24,7 +24,7 @@ export class AppModule {
       providers: [
         { provide: AuditConfig, useValue: config },
         { provide: TenantSettings, useValue: TenantSettings.fromList(config.AUDIT_PROMPT_CAPTURE_TENANTS) },
-        { provide: ApiKeys, useValue: new ApiKeys(keys) },
+        { provide: ApiKeys, useValue: keys },
         { provide: JsonLogger, useValue: logger },
         { provide: TelemetryLifecycle, useFactory: () => new TelemetryLifecycle(telemetry) },
         { provide: APP_FILTER, useFactory: () => new ApiErrorFilter(logger) },

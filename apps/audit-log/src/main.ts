@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { attachJetStream, startTelemetry } from '@llm-stream/nest-kit';
-import { FrameworkLogger, JsonLogger, loadConfig, parseApiKeys } from '@llm-stream/service-kit';
+import { FrameworkLogger, JsonLogger, loadApiKeys, loadConfig } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
 import { AuditConfig } from './config/audit-config.js';
 
@@ -13,12 +13,13 @@ function exitWithConfigError(variable: string, message: string): never {
 const loaded = loadConfig(AuditConfig, process.env);
 if (!loaded.ok) exitWithConfigError(loaded.error.variable, loaded.error.message);
 const config = loaded.value;
-const keys = parseApiKeys(config.GATEWAY_API_KEYS);
+const logger = new JsonLogger('audit-log', { level: config.LOG_LEVEL });
+// From GATEWAY_API_KEYS, or from GATEWAY_API_KEYS_FILE, then watched: a rotated key works without a restart.
+const keys = loadApiKeys(config, logger);
 if (!keys.ok) exitWithConfigError(keys.error.variable, keys.error.message);
 const telemetry = startTelemetry('audit-log', config.TRACE_EXPORTER);
-const logger = new JsonLogger('audit-log', { level: config.LOG_LEVEL });
 
-const app = await NestFactory.create(AppModule.register(config, keys.value, logger, telemetry), {
+const app = await NestFactory.create(AppModule.register(config, keys.value.keys, logger, telemetry), {
   logger: new FrameworkLogger(logger),
   bodyParser: false,
   forceCloseConnections: true,
@@ -32,5 +33,5 @@ logger.info('audit-log ready', {
   port: config.HTTP_PORT,
   nats: config.NATS_URL,
   backend: config.AUDIT_DATABASE_URL === '' ? 'sqlite' : 'postgres',
-  keys: keys.value.size,
+  keys: keys.value.keys.table.size,
 });

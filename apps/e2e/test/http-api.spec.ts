@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { terminalOf } from './support/event-checks.js';
 import { authHeaders, cancelStream, postStream, resumeStream } from './support/gateway-client.js';
 import { PROVIDER_KEY_CANARY } from './support/api-keys.js';
@@ -146,12 +147,38 @@ describe('the gateway HTTP API', () => {
         'invalid_request',
       ],
       ['a stream id with characters no stream id has', 'GET', '/v1/streams/st.x%2A/events', json, '', 404, 'not_found'],
+      // As deep as MAX_BODY_BYTES allows here (the middleware's spec tries 100,000 levels): a 400, not a 500.
+      ['32,000 levels of nesting', 'POST', '/v1/streams/anthropic', json, `{"model": "simple_text", "x": ${'['.repeat(32_000)}${']'.repeat(32_000)}}`, 400, 'invalid_request'],
     ])('%s', async (_what, method, path, headers, body, status, code) => {
       const answer = await exchange(pipeline.gatewayUrl, method, path, headers, body);
       expect(answer).toMatchObject({ status, json: errorBody(code) });
       expect(answer.contentType).toMatch(/^application\/json/);
       // The message never quotes what the client sent.
       expect(JSON.stringify(answer.json)).not.toContain('simple_text');
+    });
+
+    it('answers 413 to a declared 10 GB body from its headers alone, and closes the connection', async () => {
+      const { hostname, port } = new URL(pipeline.gatewayUrl);
+      const socket = connect(Number(port), hostname);
+      const head = [
+        'POST /v1/streams/anthropic HTTP/1.1',
+        `host: ${hostname}`,
+        'content-type: application/json',
+        `authorization: ${authHeaders('acme').authorization ?? ''}`,
+        'content-length: 10737418240',
+      ];
+      socket.write(`${head.join('\r\n')}\r\n\r\n`);
+      // Not a byte of the body is sent: the answer and the close must come without it.
+      const received = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.on('close', () => {
+          resolve(text);
+        });
+        socket.on('error', reject);
+      });
+      expect(received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(received).toMatch(/\{"error":\{"code":"body_too_large"/);
     });
 
     it('the normalizer answers an unknown route with the same JSON error shape as the gateway', async () => {

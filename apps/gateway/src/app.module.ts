@@ -2,17 +2,18 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { ApiErrorFilter, MetricsModule, NatsModule, TelemetryLifecycle } from '@llm-stream/nest-kit';
-import { ApiKeys, JsonLogger, type ApiKeyTable } from '@llm-stream/service-kit';
+import { ApiKeys, JsonLogger } from '@llm-stream/service-kit';
 import { GatewayConfig } from './config/gateway-config.js';
 import { GatewayIdentity } from './config/gateway-identity.js';
 import { HealthModule } from './health/health.module.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { StreamsModule } from './streams/streams.module.js';
+import { SecretRedactor } from './upstream/redaction/secret-redactor.js';
 
 /** Wires the gateway: configuration, keys and logger are built before Nest starts and provided as values. */
 @Module({})
 export class AppModule {
-  static register(config: GatewayConfig, keys: ApiKeyTable, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
+  static register(config: GatewayConfig, keys: ApiKeys, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
     return {
       module: AppModule,
       global: true,
@@ -20,12 +21,14 @@ export class AppModule {
       providers: [
         { provide: GatewayConfig, useValue: config },
         { provide: GatewayIdentity, useValue: new GatewayIdentity(config.GATEWAY_ID) },
-        { provide: ApiKeys, useValue: new ApiKeys(keys) },
+        { provide: ApiKeys, useValue: keys },
         { provide: JsonLogger, useValue: logger },
+        // Every provider key this gateway sends upstream: none may leave it, in any form (see redactRecord).
+        { provide: SecretRedactor, useValue: new SecretRedactor([config.OPENAI_API_KEY, config.ANTHROPIC_API_KEY, config.GEMINI_API_KEY]) },
         { provide: TelemetryLifecycle, useFactory: () => new TelemetryLifecycle(telemetry) },
         { provide: APP_FILTER, useFactory: () => new ApiErrorFilter(logger) },
       ],
-      exports: [GatewayConfig, GatewayIdentity, ApiKeys, JsonLogger],
+      exports: [GatewayConfig, GatewayIdentity, ApiKeys, JsonLogger, SecretRedactor],
     };
   }
 }

@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { attachCoreNats, startTelemetry } from '@llm-stream/nest-kit';
-import { FrameworkLogger, JsonLogger, loadConfig, parseApiKeys } from '@llm-stream/service-kit';
+import { FrameworkLogger, JsonLogger, loadApiKeys, loadConfig } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
 import { GatewayConfig } from './config/gateway-config.js';
+import { jsonBody } from './http/json-body.middleware.js';
 
 function exitWithConfigError(variable: string, message: string): never {
   process.stderr.write(`${JSON.stringify({ level: 'error', service: 'gateway', msg: message, variable })}\n`);
@@ -14,18 +15,20 @@ function exitWithConfigError(variable: string, message: string): never {
 const loaded = loadConfig(GatewayConfig, process.env);
 if (!loaded.ok) exitWithConfigError(loaded.error.variable, loaded.error.message);
 const config = loaded.value;
-const keys = parseApiKeys(config.GATEWAY_API_KEYS);
+const logger = new JsonLogger('gateway', { level: config.LOG_LEVEL });
+// From GATEWAY_API_KEYS, or from GATEWAY_API_KEYS_FILE, then watched: a rotated key works without a restart.
+const keys = loadApiKeys(config, logger);
 if (!keys.ok) exitWithConfigError(keys.error.variable, keys.error.message);
 const telemetry = startTelemetry('gateway', config.TRACE_EXPORTER);
-const logger = new JsonLogger('gateway', { level: config.LOG_LEVEL });
 
-const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, keys.value, logger, telemetry), {
+const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, keys.value.keys, logger, telemetry), {
   logger: new FrameworkLogger(logger),
   bodyParser: false,
   forceCloseConnections: true,
 });
-// Not strict: a body that is valid JSON but no object ("hello", 42) is told so, instead of "not valid JSON".
-app.useBodyParser('json', { limit: config.MAX_BODY_BYTES, type: ['application/json', 'application/*+json'], strict: false });
+// Our own JSON body reader, not the body parser: it answers 413 before reading a body declared too large (the
+// body parser reads it all first) and bounds the nesting depth (a 400, not a stack overflow later).
+app.use(jsonBody({ maxBytes: config.MAX_BODY_BYTES, maxDepth: config.MAX_JSON_DEPTH }));
 app.enableShutdownHooks();
 await app.init();
 // The control plane (cancel requests, reader notices) listens before the first HTTP request.
@@ -42,4 +45,4 @@ await new Promise<void>((resolve, reject) => {
   });
 });
 // `keys`, not `api_keys`: the logger redacts fields named like secrets, and this is only a count.
-logger.info('gateway ready', { port: config.HTTP_PORT, nats: config.NATS_URL, keys: keys.value.size });
+logger.info('gateway ready', { port: config.HTTP_PORT, nats: config.NATS_URL, keys: keys.value.keys.table.size });

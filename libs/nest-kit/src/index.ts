@@ -23,3 +23,6 @@ export { JETSTREAM_TRANSPORT, JetStreamTransport, type JetStreamTransportOptions
 export { JetStreamContext, type DeliveredBy } from './transport/jetstream-context.js';
 export type { JetStreamConsumer, JetStreamDelivery } from './transport/jetstream-consumer.js';
 export { JETSTREAM_CONSUMERS, attachJetStream, jetStreamTransportProvider } from './transport/attach-jetstream.js';
+export { ApiKeyGuard } from './auth/api-key.guard.js';
+export { Principal } from './auth/principal.decorator.js';
+export { RequireScopes } from './auth/require-scopes.decorator.js';

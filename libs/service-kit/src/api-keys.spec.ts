@@ -30,9 +30,17 @@ describe('parseApiKeys (GATEWAY_API_KEYS)', () => {
       { sha256: sha256Hex(GLOBEX_KEY), tenant: 'globex_2-b', reasoning: true, capture_prompts: true },
     ]);
     expect([...keys.values()]).toEqual([
-      { tenant: 'acme', reasoning: false, capturePrompts: false },
-      { tenant: 'globex_2-b', reasoning: true, capturePrompts: true },
+      { tenant: 'acme', reasoning: false, capturePrompts: false, scopes: new Set(['streams', 'audit:read']) },
+      { tenant: 'globex_2-b', reasoning: true, capturePrompts: true, scopes: new Set(['streams', 'audit:read']) },
     ]);
+  });
+
+  it('reads scopes; an entry without them keeps what every key could do before (streams, audit:read)', () => {
+    const keys = table([
+      { sha256: sha256Hex(ACME_KEY), tenant: 'acme', scopes: ['audit:full'] },
+      { sha256: sha256Hex(GLOBEX_KEY), tenant: 'globex', scopes: ['streams', 'audit:read', 'audit:full'] },
+    ]);
+    expect([...keys.values()].map((principal) => [...principal.scopes])).toEqual([['audit:full'], ['streams', 'audit:read', 'audit:full']]);
   });
 
   it('accepts an empty list (no key is accepted then)', () => {
@@ -41,7 +49,7 @@ describe('parseApiKeys (GATEWAY_API_KEYS)', () => {
 
   it.each([
     ['not json', 'invalid configuration: GATEWAY_API_KEYS is not JSON'],
-    ['{"sha256": "x"}', 'invalid configuration: GATEWAY_API_KEYS must be a JSON array of {sha256, tenant, reasoning}'],
+    ['{"sha256": "x"}', 'invalid configuration: GATEWAY_API_KEYS must be a JSON array of {sha256, tenant, reasoning, capture_prompts, scopes}'],
     ['[null]', 'invalid configuration: GATEWAY_API_KEYS entry 0 is not an object'],
     [`[{"sha256": "${'A'.repeat(64)}", "tenant": "acme"}]`, 'invalid configuration: GATEWAY_API_KEYS entry 0: sha256 must be 64 lowercase hex digits'],
     [`[{"sha256": "${'a'.repeat(63)}", "tenant": "acme"}]`, 'invalid configuration: GATEWAY_API_KEYS entry 0: sha256 must be 64 lowercase hex digits'],
@@ -52,6 +60,10 @@ describe('parseApiKeys (GATEWAY_API_KEYS)', () => {
       `[{"sha256": "${'a'.repeat(64)}", "tenant": "acme", "capture_prompts": 1}]`,
       'invalid configuration: GATEWAY_API_KEYS entry 0: capture_prompts must be true or false',
     ],
+    ...[`[]`, `["admin"]`, `"streams"`, `["streams", 1]`].map((scopes) => [
+      `[{"sha256": "${'a'.repeat(64)}", "tenant": "acme", "scopes": ${scopes}}]`,
+      'invalid configuration: GATEWAY_API_KEYS entry 0: scopes must be a non-empty array of streams, audit:read, audit:full',
+    ]),
     [
       `[{"sha256": "${'a'.repeat(64)}", "tenant": "acme"}, {"sha256": "${'a'.repeat(64)}", "tenant": "other"}]`,
       'invalid configuration: GATEWAY_API_KEYS entry 1: the same key digest appears twice',
@@ -89,7 +101,7 @@ describe('ApiKeys.authenticate', () => {
   it("gives a known key's principal", () => {
     expect(keys.authenticate({ authorization: `Bearer ${ACME_KEY}` })).toEqual({
       ok: true,
-      value: { tenant: 'acme', reasoning: true, capturePrompts: false },
+      value: { tenant: 'acme', reasoning: true, capturePrompts: false, scopes: new Set(['streams', 'audit:read']) },
     });
   });
 
@@ -107,12 +119,46 @@ describe('ApiKeys.authenticate', () => {
       fc.property(fc.uniqueArray(fc.tuple(key, tenant, fc.boolean()), { selector: ([k]) => k, maxLength: 8 }), key, (entries, stranger) => {
         const keys = new ApiKeys(table(entries.map(([k, t, reasoning]) => ({ sha256: sha256Hex(k), tenant: t, reasoning }))));
         for (const [k, t, reasoning] of entries) {
-          expect(keys.authenticate({ 'x-api-key': k })).toEqual({ ok: true, value: { tenant: t, reasoning, capturePrompts: false } });
+          expect(keys.authenticate({ 'x-api-key': k })).toMatchObject({ ok: true, value: { tenant: t, reasoning, capturePrompts: false } });
           expect(principalFor(keys.table, k)?.tenant).toBe(t);
         }
         const known = entries.some(([k]) => k === stranger);
         expect(keys.authenticate({ authorization: `Bearer ${stranger}` }).ok).toBe(known);
       }),
     );
+  });
+});
+
+describe('ApiKeys.authorize', () => {
+  const keys = new ApiKeys(
+    table([
+      { sha256: sha256Hex(ACME_KEY), tenant: 'acme', scopes: ['streams'] },
+      { sha256: sha256Hex(GLOBEX_KEY), tenant: 'globex', scopes: ['audit:full'] },
+    ]),
+  );
+
+  it('accepts a key holding one of the scopes', () => {
+    expect(keys.authorize({ 'x-api-key': ACME_KEY }, ['streams']).ok).toBe(true);
+    expect(keys.authorize({ 'x-api-key': GLOBEX_KEY }, ['audit:read', 'audit:full']).ok).toBe(true);
+  });
+
+  it('refuses a known key without them as insufficient_scope, an unknown key as unauthorized', () => {
+    expect(keys.authorize({ 'x-api-key': ACME_KEY }, ['audit:read', 'audit:full'])).toEqual({
+      ok: false,
+      error: { code: 'insufficient_scope', message: 'this key lacks the scope this route needs: audit:read or audit:full' },
+    });
+    expect(keys.authorize({ 'x-api-key': GLOBEX_KEY }, ['streams'])).toMatchObject({ ok: false, error: { code: 'insufficient_scope' } });
+    expect(keys.authorize({ 'x-api-key': 'nobody-key' }, ['streams'])).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+  });
+
+  it('refuses every key on a route that names no scope (fails closed)', () => {
+    expect(keys.authorize({ 'x-api-key': ACME_KEY }, [])).toMatchObject({ ok: false, error: { code: 'insufficient_scope' } });
+  });
+
+  it('checks against the table of the moment: replace() revokes and adds keys', () => {
+    const rotating = new ApiKeys(table([{ sha256: sha256Hex(ACME_KEY), tenant: 'acme' }]));
+    rotating.replace(table([{ sha256: sha256Hex(GLOBEX_KEY), tenant: 'globex' }]));
+    expect(rotating.authenticate({ 'x-api-key': ACME_KEY }).ok).toBe(false);
+    expect(rotating.authenticate({ 'x-api-key': GLOBEX_KEY }).ok).toBe(true);
   });
 });

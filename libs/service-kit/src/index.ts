@@ -11,9 +11,14 @@ export {
   sha256Hex,
   type ApiKeyPrincipal,
   type ApiKeysError,
+  type ApiKeysSource,
   type ApiKeyTable,
   type AuthenticatedRequest,
+  type InsufficientScope,
   type Unauthenticated,
 } from './api-keys.js';
+export { API_KEY_SCOPES, DEFAULT_API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from './api-key-scopes.js';
+export { ApiKeyFileWatcher, readApiKeyFile, type ApiKeyFileListener, type ApiKeyFileWatcherOptions } from './api-key-file.js';
+export { loadApiKeys, type ApiKeySettings, type LoadedApiKeys } from './load-api-keys.js';
 export { HttpApiError, type ApiErrorBody } from './http-api-error.js';
 export { errorCode } from './error-code.js';

@@ -32,3 +32,4 @@ export { createSseParser, type SseEvent, type SseParser } from './sse-parser.js'
 export { collectSse, readSseStream, SseTimeoutError, type CollectSseOptions, type SseSource } from './sse-reader.js';
 export { waitFor, WaitForTimeoutError, type WaitForOptions } from './wait-for.js';
 export { startOtlpCollector, type CollectedSpan, type OtlpCollector } from './otlp-collector.js';
+export { SecretVolume } from './secret-volume.js';

@@ -30,9 +30,15 @@ export class AuditConfig extends ServiceConfig {
   @Max(100)
   AUDIT_PG_POOL_SIZE = 8;
 
-  /** Same format as the gateway's: `[{"sha256": "<hex digest of the key>", "tenant": "<id>"}]`. */
+  /**
+   * Gateway API keys as a JSON array of `{"sha256": "<hex digest of the key>", "tenant": "<id>", "reasoning": <bool, default false>, "capture_prompts": <bool, default false>, "scopes": <default ["streams", "audit:read"]>}`; scopes: `streams`, `audit:read`, `audit:full` (`npm run -s llm-stream -- hash-key <key>` prints a digest).
+   */
   @IsString()
   GATEWAY_API_KEYS = '[]';
+
+  /** A file holding the GATEWAY_API_KEYS JSON (a Kubernetes Secret volume), watched and reloaded on change without a restart; a bad version is rejected (logged) and the last good keys stay. Set it or GATEWAY_API_KEYS, not both. */
+  @IsString()
+  GATEWAY_API_KEYS_FILE = '';
 
   /** Comma-separated tenants whose prompts are stored (when the raw trace carries them). Default: nobody's. */
   @Matches(/^([A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64})*)?$/, { message: 'must be tenant ids separated by commas' })

@@ -1,4 +1,5 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
 import {
   assemble,
   checkInvariants,
@@ -15,6 +16,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { AuditRepository, AuditStats, StoredStream } from '../store/audit-repository.js';
 import { AUDIT_REPOSITORY } from '../store/store-tokens.js';
 import type { StreamRecord } from '../store/stream-record.js';
+import { projectDetail, projectRawEntries, seesFullTruth } from './audit-view.js';
 import { encodeCursor, parseListQuery, parseStatsQuery } from './query-params.js';
 import { replayRawTrace } from './raw-replay.js';
 
@@ -41,6 +43,8 @@ export interface RawTraceEntry {
   readonly redacted: boolean;
   readonly text?: string;
   readonly record?: TraceRecord;
+  /** Set when the key may not see this frame's content (audit:read without the reasoning policy): `text` is a placeholder. */
+  readonly withheld?: { readonly raw_seq: number; readonly bytes: number };
   readonly events: readonly ContractEvent[];
 }
 
@@ -69,17 +73,25 @@ export interface StreamList {
   readonly next_cursor: string | null;
 }
 
-/** The query API's behaviour; every call is one tenant's and sees nothing of another tenant's. */
+/**
+ * The query API's behaviour; every call is one tenant's and sees nothing of another tenant's. The routes that
+ * return content (detail, raw) answer a key that may not see reasoning with the projection of audit-view.ts;
+ * list, stats and verify return no block content.
+ */
 @Injectable()
 export class AuditQueryService {
   constructor(@Inject(AUDIT_REPOSITORY) private readonly repository: AuditRepository) {}
 
-  detail(tenant: string, streamId: string): Promise<StreamDetail> {
-    return this.withStore(() => this.readDetail(tenant, streamId));
+  async detail(principal: ApiKeyPrincipal, streamId: string): Promise<StreamDetail> {
+    const detail = await this.withStore(() => this.readDetail(principal.tenant, streamId));
+    return seesFullTruth(principal) ? detail : projectDetail(detail);
   }
 
-  raw(tenant: string, streamId: string): Promise<RawTrace> {
-    return this.withStore(() => this.readRaw(tenant, streamId));
+  async raw(principal: ApiKeyPrincipal, streamId: string): Promise<RawTrace> {
+    const raw = await this.withStore(() => this.readRaw(principal.tenant, streamId));
+    if (seesFullTruth(principal)) return raw;
+    const events = raw.records.flatMap((entry) => entry.events);
+    return { ...raw, records: projectRawEntries(raw.records, { events, result: assemble(events) }) };
   }
 
   verify(tenant: string, streamId: string): Promise<VerifyReport> {

@@ -1,12 +1,13 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/nest-kit';
 import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { Principal } from '../auth/principal.decorator.js';
 import type { AuditStats } from '../store/audit-repository.js';
+import { AUDIT_SCOPES } from './audit-view.js';
 import { AuditQueryService } from './audit-query.service.js';
 
 /** `GET /v1/stats?from=&to=`: the tenant's stream counts by terminal state, error category, provider, unknown events. */
 @Controller('v1/stats')
+@RequireScopes(AUDIT_SCOPES)
 @UseGuards(ApiKeyGuard)
 export class StatsController {
   constructor(private readonly query: AuditQueryService) {}

@@ -1,11 +1,12 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/nest-kit';
 import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { Principal } from '../auth/principal.decorator.js';
+import { AUDIT_SCOPES } from './audit-view.js';
 import { AuditQueryService, type RawTrace, type StreamDetail, type StreamList, type VerifyReport } from './audit-query.service.js';
 
 /** The audit query API over streams; every route needs an API key and sees only its tenant's streams. */
 @Controller('v1/streams')
+@RequireScopes(AUDIT_SCOPES)
 @UseGuards(ApiKeyGuard)
 export class StreamsController {
   constructor(private readonly query: AuditQueryService) {}
@@ -17,12 +18,12 @@ export class StreamsController {
 
   @Get(':streamId')
   detail(@Param('streamId') streamId: string, @Principal() principal: ApiKeyPrincipal): Promise<StreamDetail> {
-    return this.query.detail(principal.tenant, streamId);
+    return this.query.detail(principal, streamId);
   }
 
   @Get(':streamId/raw')
   raw(@Param('streamId') streamId: string, @Principal() principal: ApiKeyPrincipal): Promise<RawTrace> {
-    return this.query.raw(principal.tenant, streamId);
+    return this.query.raw(principal, streamId);
   }
 
   @Get(':streamId/verify')

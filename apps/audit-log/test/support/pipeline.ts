@@ -23,7 +23,13 @@ export interface Pipeline {
   stop(): Promise<void>;
 }
 
-export async function startPipeline(): Promise<Pipeline> {
+/** Extra settings of the gateway and the replay provider (provider keys, a transcripts folder of the test's own). */
+export interface PipelineOptions {
+  readonly gatewayEnv?: Readonly<Record<string, string>>;
+  readonly replayEnv?: Readonly<Record<string, string>>;
+}
+
+export async function startPipeline(options: PipelineOptions = {}): Promise<Pipeline> {
   const dir = mkdtempSync(join(tmpdir(), 'audit-pipeline-'));
   const nats = await startNatsServer();
   const jetstream = await openJetStream(nats.url);
@@ -35,7 +41,7 @@ export async function startPipeline(): Promise<Pipeline> {
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl,
     OTEL_BSP_SCHEDULE_DELAY: '100',
   };
-  const replay = await startReplayProvider();
+  const replay = await startReplayProvider(options.replayEnv);
   const normalizer = await startNormalizer(commonEnv);
   const gateway = await startGateway({
     ...commonEnv,
@@ -44,6 +50,7 @@ export async function startPipeline(): Promise<Pipeline> {
     GEMINI_BASE_URL: replay.url,
     // One attempt, as `llm-stream normalize` records it: the two paths must yield the same events.
     UPSTREAM_MAX_ATTEMPTS: '1',
+    ...options.gatewayEnv,
   });
   return {
     nats,

@@ -45,6 +45,6 @@ export function startNormalizer(env: Readonly<Record<string, string>>): Promise<
   return startService('normalizer', env, /"msg":"normalizer ready"/, 'HTTP_PORT');
 }
 
-export function startReplayProvider(): Promise<Service> {
-  return startService('replay-provider', { REPLAY_HOST: '127.0.0.1' }, /"msg":"listening"/, 'REPLAY_PORT');
+export function startReplayProvider(env: Readonly<Record<string, string>> = {}): Promise<Service> {
+  return startService('replay-provider', { REPLAY_HOST: '127.0.0.1', ...env }, /"msg":"listening"/, 'REPLAY_PORT');
 }

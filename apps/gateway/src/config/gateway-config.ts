@@ -17,11 +17,14 @@ export class GatewayConfig extends ServiceConfig {
   HTTP_PORT = 8080;
 
   /**
-   * Gateway API keys as a JSON array of `{"sha256": "<hex digest of the key>", "tenant": "<id>",
-   * "reasoning": <bool, default false>, "capture_prompts": <bool, default false>}` (`npm run -s llm-stream -- hash-key <key>` prints a digest).
+   * Gateway API keys as a JSON array of `{"sha256": "<hex digest of the key>", "tenant": "<id>", "reasoning": <bool, default false>, "capture_prompts": <bool, default false>, "scopes": <default ["streams", "audit:read"]>}`; scopes: `streams`, `audit:read`, `audit:full` (`npm run -s llm-stream -- hash-key <key>` prints a digest).
    */
   @IsString()
   GATEWAY_API_KEYS = '[]';
+
+  /** A file holding the GATEWAY_API_KEYS JSON (a Kubernetes Secret volume), watched and reloaded on change without a restart; a bad version is rejected (logged) and the last good keys stay. Set it or GATEWAY_API_KEYS, not both. */
+  @IsString()
+  GATEWAY_API_KEYS_FILE = '';
 
   /** Names this instance in leases and raw traces (the pod name on Kubernetes; random when empty); each process start adds a random instance part (`<GATEWAY_ID>@<instance>`). */
   @IsOptional()
@@ -119,12 +122,19 @@ export class GatewayConfig extends ServiceConfig {
   @Max(60_000)
   LEASE_INTERVAL_MS = 1_000;
 
-  /** Largest request body accepted (413 above it). */
+  /** Largest request body accepted (413 above it: before reading it when Content-Length says so, else as soon as it passes). */
   @Type(() => Number)
   @IsInt()
   @Min(1_024)
   @Max(104_857_600)
   MAX_BODY_BYTES = 10_485_760;
+
+  /** Deepest nesting of arrays and objects accepted in a request body (400 invalid_request above it). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(8)
+  @Max(1_000)
+  MAX_JSON_DEPTH = 128;
 
   /** Largest SSE record accepted from a provider: a bigger one ends the stream failed (protocol_error). */
   @Type(() => Number)

@@ -3,6 +3,7 @@ import { HttpApiError } from '@llm-stream/service-kit';
 /** Error codes of the HTTP API (the `error.code` of every 4xx/5xx JSON body). */
 export type ApiErrorCode =
   | 'unauthorized'
+  | 'insufficient_scope'
   | 'not_found'
   | 'unknown_provider'
   | 'invalid_request'

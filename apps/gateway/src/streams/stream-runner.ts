@@ -1,7 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { NormalizerSession, TraceRecorder, createProviderAdapter, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
+import { NormalizerSession, TraceRecorder, createProviderAdapter, parseSseRecord, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
 import { CheckpointedPublisher, TraceMessageEncoder, toNatsHeaders, type OutgoingMessage } from '@llm-stream/pipeline';
 import {
   STREAM_NAMES,
@@ -15,6 +15,8 @@ import {
 } from '@llm-stream/contract';
 import { UpstreamAttempt, type AttemptSettings, type AttemptSummary } from '../upstream/upstream-attempt.js';
 import type { UpstreamPlan } from '../upstream/upstream-plan.js';
+import { redactRecord } from '../upstream/redaction/redact-record.js';
+import type { SecretRedactor } from '../upstream/redaction/secret-redactor.js';
 
 export interface StreamSpec {
   readonly streamId: string;
@@ -56,6 +58,8 @@ export interface StreamRunnerDeps {
   readonly span: Span;
   readonly traceHeaders: Readonly<Record<string, string>>;
   readonly observer: RunnerObserver;
+  /** Every provider key the gateway knows: applied to each record before it is stamped and published. */
+  readonly redactor: SecretRedactor;
 }
 
 /**
@@ -241,11 +245,14 @@ export class StreamRunner {
     this.record({ kind: 'heartbeat' });
   }
 
-  /** Stamps a record, core-publishes it into LLM_RAW and feeds the local session. */
-  private record(unstamped: UnstampedRecord, parsed?: SseFrame): void {
+  /** Redacts and stamps a record, core-publishes it into LLM_RAW and feeds the local session. */
+  private record(received: UnstampedRecord, parsed?: SseFrame): void {
+    const unstamped = redactRecord(received, this.deps.redactor);
     const record = this.recorder.stamp(unstamped);
     this.publisher.publish(this.message(record));
-    this.session.accept(record, parsed);
+    // The local session must see what the normalizer will read from the trace: a redacted frame is parsed again.
+    const frame = unstamped === received || unstamped.kind !== 'frame' ? parsed : parseSseRecord(unstamped.text, unstamped.partial === true);
+    this.session.accept(record, frame);
     if (this.publisher.overflowing && !this.stopped && !this.session.terminal) {
       this.deps.observer.backlogged(this.spec, this.publisher.unconfirmedCount);
       this.endHere('trace_backlog');
@@ -253,8 +260,8 @@ export class StreamRunner {
   }
 
   /** Once, without retries: a stream that cannot be opened is refused (503) before the provider is called. */
-  private async recordAcked(unstamped: UnstampedRecord): Promise<void> {
-    const record = this.recorder.stamp(unstamped);
+  private async recordAcked(received: UnstampedRecord): Promise<void> {
+    const record = this.recorder.stamp(redactRecord(received, this.deps.redactor));
     await this.publisher.publishAcked(this.message(record), { retry: false });
     this.session.accept(record);
   }

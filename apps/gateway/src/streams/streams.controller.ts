@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, HttpStatus, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/nest-kit';
 import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { Principal } from '../auth/principal.decorator.js';
 import { ApiError } from '../errors/api-error.js';
 import { StreamsService } from './streams.service.js';
 
-/** The gateway's HTTP API; every route needs a gateway API key and sees only its tenant's streams. */
+/** The gateway's HTTP API; every route needs a gateway API key with the `streams` scope and sees only its tenant's streams. */
 @Controller('v1/streams')
+@RequireScopes(['streams'])
 @UseGuards(ApiKeyGuard)
 export class StreamsController {
   constructor(private readonly streams: StreamsService) {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { ApiKeyGuard } from '@llm-stream/nest-kit';
 import { StreamControlController } from './stream-control.controller.js';
 import { StreamObserverService } from './stream-observer.service.js';
 import { StreamRegistry } from './stream-registry.service.js';

@@ -27,6 +27,7 @@ import { GatewayIdentity } from '../config/gateway-identity.js';
 import { ApiError } from '../errors/api-error.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { planUpstream } from '../upstream/upstream-plan.js';
+import { SecretRedactor } from '../upstream/redaction/secret-redactor.js';
 import { refusalMessage } from './admission.js';
 import { EventFeed, type StoredEvent } from './event-feed.js';
 import { isVisibleTo } from './projection.js';
@@ -53,6 +54,7 @@ export class StreamsService {
     private readonly metrics: GatewayMetrics,
     private readonly observer: StreamObserverService,
     private readonly logger: JsonLogger,
+    private readonly redactor: SecretRedactor,
   ) {}
 
   /** POST /v1/streams/{provider}: calls the provider and answers with the stream's contract events. */
@@ -82,6 +84,8 @@ export class StreamsService {
     }
     const plan = planUpstream(provider, body as Record<string, unknown>, queryModel, this.upstreamSettings());
     if (!plan.ok) throw new ApiError(HttpStatus.BAD_REQUEST, plan.error.code, plan.error.message);
+    // Idempotent: the configured keys are registered at start; a plan's own secret is one of them or is added.
+    this.redactor.register(plan.value.secret);
 
     const streamId = newStreamId();
     const span = trace.getTracer('llm-stream-gateway').startSpan(
@@ -122,6 +126,7 @@ export class StreamsService {
       span,
       traceHeaders: headersForSpan(span),
       observer: this.observer,
+      redactor: this.redactor,
     });
     // Subscribed before the work item goes out: every event the normalizer publishes reaches the feed live.
     const feed = this.feed(spec.tenant, streamId, 0, false);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { createSseDecoder, parseSseRecord, type SseDecoder, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
+import { createSseDecoder, type SseDecoder, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
 import type { AttemptEndReason } from '@llm-stream/contract';
 import { callUpstream, type UpstreamCall } from './upstream-call.js';
 import type { UpstreamPlan } from './upstream-plan.js';
@@ -130,7 +130,7 @@ export class UpstreamAttempt {
   }
 
   private recordErrorResponse(): void {
-    const body = redactSecret(Buffer.concat(this.errorBody ?? []).toString('utf8'), this.plan.secret);
+    const body = Buffer.concat(this.errorBody ?? []).toString('utf8');
     this.errorBody = undefined;
     this.hooks.record({
       kind: 'upstream.response',
@@ -141,10 +141,8 @@ export class UpstreamAttempt {
     });
   }
 
-  private recordFrame(received: SseFrame): void {
-    const text = redactSecret(received.text, this.plan.secret);
-    // The local session must see what the normalizer will read from the trace: the redacted text.
-    const frame = text === received.text ? received : parseSseRecord(text, received.partial);
+  /** Recorded as received: the stream's record hook redacts secrets (redactRecord) before anything leaves. */
+  private recordFrame(frame: SseFrame): void {
     this.hooks.record(
       frame.partial ? { kind: 'frame', attempt: this.attempt, text: frame.text, partial: true } : { kind: 'frame', attempt: this.attempt, text: frame.text },
       frame,
@@ -197,16 +195,6 @@ export class UpstreamAttempt {
     this.hooks.record({ kind: 'attempt.end', attempt: this.attempt, reason, ...(detail !== undefined && { detail }) });
     this.resolve?.({ status: this.status, retryAfterMs: this.retryAfterMs });
   }
-}
-
-/**
- * The text with every occurrence of the provider key replaced. A provider that echoes the key (an error
- * message quoting it, a model repeating it) must not put it into NATS, the audit trail or a client's stream.
- * Keys shorter than 8 characters are not real keys (and would match ordinary text).
- */
-export function redactSecret(text: string, secret: string): string {
-  if (secret.length < 8 || !text.includes(secret)) return text;
-  return text.split(secret).join('[redacted]');
 }
 
 /** Retry-After in seconds or as an HTTP date, in ms; undefined when absent or unreadable. */
