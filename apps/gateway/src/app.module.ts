@@ -7,12 +7,13 @@ import { GatewayConfig } from './config/gateway-config.js';
 import { GatewayIdentity } from './config/gateway-identity.js';
 import { HealthModule } from './health/health.module.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
+import { RouteSource } from './routes/route-source.js';
 import { StreamsModule } from './streams/streams.module.js';
 
 /** Wires the gateway: configuration, keys and logger are built before Nest starts and provided as values. */
 @Module({})
 export class AppModule {
-  static register(config: GatewayConfig, keys: ApiKeyTable, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
+  static register(config: GatewayConfig, keys: ApiKeyTable, routes: RouteSource, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
     return {
       module: AppModule,
       global: true,
@@ -21,11 +22,12 @@ export class AppModule {
         { provide: GatewayConfig, useValue: config },
         { provide: GatewayIdentity, useValue: new GatewayIdentity(config.GATEWAY_ID) },
         { provide: ApiKeys, useValue: new ApiKeys(keys) },
+        { provide: RouteSource, useValue: routes },
         { provide: JsonLogger, useValue: logger },
         { provide: TelemetryLifecycle, useFactory: () => new TelemetryLifecycle(telemetry) },
         { provide: APP_FILTER, useFactory: () => new ApiErrorFilter(logger) },
       ],
-      exports: [GatewayConfig, GatewayIdentity, ApiKeys, JsonLogger],
+      exports: [GatewayConfig, GatewayIdentity, ApiKeys, RouteSource, JsonLogger],
     };
   }
 }

@@ -5,6 +5,7 @@ export type ApiErrorCode =
   | 'unauthorized'
   | 'not_found'
   | 'unknown_provider'
+  | 'route_not_allowed'
   | 'invalid_request'
   | 'invalid_json'
   | 'body_too_large'

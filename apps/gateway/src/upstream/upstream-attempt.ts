@@ -130,7 +130,7 @@ export class UpstreamAttempt {
   }
 
   private recordErrorResponse(): void {
-    const body = redactSecret(Buffer.concat(this.errorBody ?? []).toString('utf8'), this.plan.secret);
+    const body = redactSecrets(Buffer.concat(this.errorBody ?? []).toString('utf8'), this.plan);
     this.errorBody = undefined;
     this.hooks.record({
       kind: 'upstream.response',
@@ -142,7 +142,7 @@ export class UpstreamAttempt {
   }
 
   private recordFrame(received: SseFrame): void {
-    const text = redactSecret(received.text, this.plan.secret);
+    const text = redactSecrets(received.text, this.plan);
     // The local session must see what the normalizer will read from the trace: the redacted text.
     const frame = text === received.text ? received : parseSseRecord(text, received.partial);
     this.hooks.record(
@@ -207,6 +207,11 @@ export class UpstreamAttempt {
 export function redactSecret(text: string, secret: string): string {
   if (secret.length < 8 || !text.includes(secret)) return text;
   return text.split(secret).join('[redacted]');
+}
+
+/** The text with the stream's own key and every other route's key redacted. */
+function redactSecrets(text: string, plan: UpstreamPlan): string {
+  return plan.secrets.reduce((redacted, secret) => redactSecret(redacted, secret), redactSecret(text, plan.secret));
 }
 
 /** Retry-After in seconds or as an HTTP date, in ms; undefined when absent or unreadable. */
