@@ -26,7 +26,11 @@ describe.each(BACKENDS)('AuditRepository on %s (the same suite for both backends
     tenantNumber += 1;
     return `t${String(tenantNumber)}_${backend}`;
   };
-  const fixture = (provider: Parameters<typeof transcriptStream>[0], caseName: string, options: { tenant?: string; startTs?: number; traceId?: string } = {}): StreamFixture =>
+  const fixture = (
+    provider: Parameters<typeof transcriptStream>[0],
+    caseName: string,
+    options: { tenant?: string; startTs?: number; traceId?: string; route?: string } = {},
+  ): StreamFixture =>
     transcriptStream(provider, caseName, { streamId: newStreamId(), tenant: options.tenant ?? freshTenant(), ...options });
 
   beforeAll(async () => {
@@ -39,7 +43,10 @@ describe.each(BACKENDS)('AuditRepository on %s (the same suite for both backends
 
   it('records its migrations as versions and applies each once', async () => {
     expect(await db.repository.migrate()).toEqual([]);
-    expect(await db.sql.all('SELECT version, name FROM schema_migrations ORDER BY version')).toEqual([{ version: 1, name: 'initial' }]);
+    expect(await db.sql.all('SELECT version, name FROM schema_migrations ORDER BY version')).toEqual([
+      { version: 1, name: 'initial' },
+      { version: 2, name: 'stream-route' },
+    ]);
   });
 
   it('stores a completed stream: one row per event and per raw record, the stream row from its events', async () => {
@@ -57,6 +64,7 @@ describe.each(BACKENDS)('AuditRepository on %s (the same suite for both backends
       tenant: stream.tenant,
       provider: 'anthropic',
       model: 'tool_fragmented_json',
+      route: null,
       gateway_id: 'local',
       status: 'completed',
       error_category: null,
@@ -212,6 +220,21 @@ describe.each(BACKENDS)('AuditRepository on %s (the same suite for both backends
     expect(rows[0]).toMatchObject({ kind: 'stream.open', attempt: 0, raw_seq: 1, redacted: false });
     const stored = await db.repository.findStream(stream.tenant, stream.streamId);
     expect(stored?.record).toMatchObject({ provider: 'openai-chat', model: 'simple_text', gateway_id: 'local', raw_count: stream.raw.length, event_count: 0 });
+  });
+
+  it("records the stream's gateway route from stream.open or from stream.start, and lists by route", async () => {
+    const tenant = freshTenant();
+    const fromRaw = fixture('openai-chat', 'simple_text', { tenant, route: 'azure-eu' });
+    const fromEvents = fixture('openai-chat', 'multi_block', { tenant, route: 'groq' });
+    const before = fixture('openai-chat', 'simple_text', { tenant });
+    await db.repository.ingestRaw(fromRaw.raw, NOW);
+    await db.repository.ingestEvents(fromEvents.events, NOW);
+    await db.repository.ingestEvents(before.events, NOW);
+    expect((await db.repository.findStream(tenant, fromRaw.streamId))?.record).toMatchObject({ route: 'azure-eu', model: 'simple_text' });
+    expect((await db.repository.findStream(tenant, fromEvents.streamId))?.record).toMatchObject({ route: 'groq', model: 'multi_block' });
+    expect((await db.repository.findStream(tenant, before.streamId))?.record).toMatchObject({ route: null });
+    const listed = await db.repository.listStreams(tenant, { route: 'groq' }, { limit: 10 });
+    expect(listed.streams.map((stream) => stream.stream_id)).toEqual([fromEvents.streamId]);
   });
 
   it('refuses events of a stream published under another tenant, and shows a stream to its tenant only', async () => {

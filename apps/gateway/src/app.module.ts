@@ -7,13 +7,14 @@ import { GatewayConfig } from './config/gateway-config.js';
 import { GatewayIdentity } from './config/gateway-identity.js';
 import { HealthModule } from './health/health.module.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
+import { RouteSource } from './routes/route-source.js';
 import { StreamsModule } from './streams/streams.module.js';
 import { SecretRedactor } from './upstream/redaction/secret-redactor.js';
 
 /** Wires the gateway: configuration, keys and logger are built before Nest starts and provided as values. */
 @Module({})
 export class AppModule {
-  static register(config: GatewayConfig, keys: ApiKeys, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
+  static register(config: GatewayConfig, keys: ApiKeys, routes: RouteSource, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
     return {
       module: AppModule,
       global: true,
@@ -22,13 +23,14 @@ export class AppModule {
         { provide: GatewayConfig, useValue: config },
         { provide: GatewayIdentity, useValue: new GatewayIdentity(config.GATEWAY_ID) },
         { provide: ApiKeys, useValue: keys },
+        { provide: RouteSource, useValue: routes },
         { provide: JsonLogger, useValue: logger },
         // Every provider key this gateway sends upstream: none may leave it, in any form (see redactRecord).
-        { provide: SecretRedactor, useValue: new SecretRedactor([config.OPENAI_API_KEY, config.ANTHROPIC_API_KEY, config.GEMINI_API_KEY]) },
+        { provide: SecretRedactor, useValue: new SecretRedactor([config.OPENAI_API_KEY, config.ANTHROPIC_API_KEY, config.GEMINI_API_KEY, ...routes.current().secrets()]) },
         { provide: TelemetryLifecycle, useFactory: () => new TelemetryLifecycle(telemetry) },
         { provide: APP_FILTER, useFactory: () => new ApiErrorFilter(logger) },
       ],
-      exports: [GatewayConfig, GatewayIdentity, ApiKeys, JsonLogger, SecretRedactor],
+      exports: [GatewayConfig, GatewayIdentity, ApiKeys, RouteSource, JsonLogger, SecretRedactor],
     };
   }
 }

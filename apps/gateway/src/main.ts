@@ -6,6 +6,8 @@ import { FrameworkLogger, JsonLogger, loadApiKeys, loadConfig } from '@llm-strea
 import { AppModule } from './app.module.js';
 import { GatewayConfig } from './config/gateway-config.js';
 import { jsonBody } from './http/json-body.middleware.js';
+import { defaultRoutes, defaultRouteSecrets } from './routes/default-routes.js';
+import { RouteSource, routeOrigin } from './routes/route-source.js';
 
 function exitWithConfigError(variable: string, message: string): never {
   process.stderr.write(`${JSON.stringify({ level: 'error', service: 'gateway', msg: message, variable })}\n`);
@@ -20,8 +22,23 @@ const logger = new JsonLogger('gateway', { level: config.LOG_LEVEL });
 const keys = loadApiKeys(config, logger);
 if (!keys.ok) exitWithConfigError(keys.error.variable, keys.error.message);
 const telemetry = startTelemetry('gateway', config.TRACE_EXPORTER);
+const origin = routeOrigin(config.GATEWAY_ROUTES, config.GATEWAY_ROUTES_FILE);
+if (!origin.ok) exitWithConfigError('GATEWAY_ROUTES', origin.error.message);
+const routes = RouteSource.load({
+  origin: origin.value,
+  defaults: defaultRoutes(config),
+  env: { ...process.env, ...defaultRouteSecrets(config) },
+  clock: Date.now,
+  rejected: (error) => {
+    logger.error('route file refused, the last good routes stay in force', { code: error.code, error: error.message });
+  },
+  reloaded: (count) => {
+    logger.info('routes reloaded', { routes: count });
+  },
+});
+if (!routes.ok) exitWithConfigError(origin.value.kind === 'file' ? 'GATEWAY_ROUTES_FILE' : 'GATEWAY_ROUTES', routes.error.message);
 
-const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, keys.value.keys, logger, telemetry), {
+const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, keys.value.keys, routes.value, logger, telemetry), {
   logger: new FrameworkLogger(logger),
   bodyParser: false,
   forceCloseConnections: true,
@@ -45,4 +62,4 @@ await new Promise<void>((resolve, reject) => {
   });
 });
 // `keys`, not `api_keys`: the logger redacts fields named like secrets, and this is only a count.
-logger.info('gateway ready', { port: config.HTTP_PORT, nats: config.NATS_URL, keys: keys.value.keys.table.size });
+logger.info('gateway ready', { port: config.HTTP_PORT, nats: config.NATS_URL, keys: keys.value.keys.table.size, routes: routes.value.current().names().length });

@@ -5,7 +5,7 @@ import { deliver } from './fault-writer.js';
 import { fixedFrame, type Frame } from './frame.js';
 import { parseJsonBody, sendBody, type ParsedBody } from './http-io.js';
 import { providerError, type ProviderErrorKind } from './provider-errors.js';
-import { keepAliveBytes, presentedApiKey, requestIdHeaders, streamHeaders } from './providers.js';
+import { keepAliveBytes, presentedApiKey, requestIdHeaders, streamHeaders, type PathStyle } from './providers.js';
 import type { RequestLog } from './request-log.js';
 import { scenarioIdOfModel, type Delivery, type ScenarioResponse } from './scenario.js';
 import type { ScenarioStore } from './scenario-store.js';
@@ -25,7 +25,8 @@ export interface ProviderDeps {
 
 export interface ProviderCall {
   readonly provider: ProviderName;
-  /** Gemini's model from the path; null for the providers that carry it in the body. */
+  readonly style: PathStyle;
+  /** Gemini's model (or an Azure deployment) from the path; null for the providers that carry it in the body. */
   readonly pathModel: string | null;
   readonly pathname: string;
   readonly query: URLSearchParams;
@@ -87,13 +88,17 @@ export async function handleProviderCall(
     deps.servedLog?.append(entry, 'error', Buffer.from(error.body));
   };
 
-  const presented = presentedApiKey(call.provider, request.headers, call.query);
+  const presented = presentedApiKey(call.provider, call.style, request.headers, call.query);
   if (deps.requiredApiKey !== null && presented !== deps.requiredApiKey) {
     fail('unauthorized', presented === null ? 'No API key provided.' : 'Incorrect API key provided.');
     return;
   }
   if (parsed.kind === 'invalid') {
     fail('invalid_request', 'We could not parse the JSON body of your request.');
+    return;
+  }
+  if (call.style === 'azure' && (call.query.get('api-version') ?? '') === '') {
+    fail('invalid_request', 'Missing required query parameter: api-version.');
     return;
   }
   if (call.provider === 'gemini' && call.query.get('alt') !== 'sse') {

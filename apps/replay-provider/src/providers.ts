@@ -2,39 +2,64 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { assertNever, type ProviderName } from '@llm-stream/contract';
 
 /**
- * The four provider endpoints, matched on the path exactly as the real APIs expose them. Gemini carries the
- * model in the path (`/v1beta/models/{model}:streamGenerateContent`); the others carry it in the body.
+ * Which deployment of the API a path belongs to: the provider's own (`default`), Azure OpenAI
+ * (`/openai/deployments/{name}/chat/completions`, `/openai/responses`, with `?api-version=` and an `api-key`
+ * header) or Vertex AI (`/v1/projects/{p}/locations/{l}/publishers/google/models/{model}:streamGenerateContent`,
+ * an OAuth bearer token). Each expects its own auth header.
+ */
+export type PathStyle = 'default' | 'azure' | 'vertex';
+
+/**
+ * The provider endpoints, matched on the path exactly as the real APIs expose them. Gemini carries the model
+ * in the path (`/v1beta/models/{model}:streamGenerateContent`, Vertex AI likewise), an Azure chat deployment
+ * its deployment name; the others carry it in the body.
  */
 export type ProviderRoute =
-  | { readonly kind: 'provider'; readonly provider: ProviderName; readonly pathModel: string | null }
+  | { readonly kind: 'provider'; readonly provider: ProviderName; readonly style: PathStyle; readonly pathModel: string | null }
   | { readonly kind: 'bad_path'; readonly provider: ProviderName; readonly message: string }
   | { readonly kind: 'none' };
 
 // Greedy `(.+)` so a model that itself contains ':' (`scenario:sc_1`) keeps everything up to the last ':'.
 const GEMINI_STREAM_PATH = /^\/v1beta\/models\/(.+):streamGenerateContent$/;
+const VERTEX_STREAM_PATH = /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/google\/models\/(.+):streamGenerateContent$/;
+const AZURE_CHAT_PATH = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
 
 export function matchProviderRoute(pathname: string): ProviderRoute {
   switch (pathname) {
     case '/v1/chat/completions':
-      return { kind: 'provider', provider: 'openai-chat', pathModel: null };
+      return { kind: 'provider', provider: 'openai-chat', style: 'default', pathModel: null };
     case '/v1/responses':
-      return { kind: 'provider', provider: 'openai-responses', pathModel: null };
+      return { kind: 'provider', provider: 'openai-responses', style: 'default', pathModel: null };
+    case '/openai/responses':
+      return { kind: 'provider', provider: 'openai-responses', style: 'azure', pathModel: null };
     case '/v1/messages':
-      return { kind: 'provider', provider: 'anthropic', pathModel: null };
+      return { kind: 'provider', provider: 'anthropic', style: 'default', pathModel: null };
     default:
       break;
   }
-  const gemini = GEMINI_STREAM_PATH.exec(pathname);
-  if (gemini === null) return { kind: 'none' };
-  try {
-    return { kind: 'provider', provider: 'gemini', pathModel: decodeURIComponent(gemini[1] ?? '') };
-  } catch {
-    return { kind: 'bad_path', provider: 'gemini', message: `Invalid model name in path: ${pathname}` };
+  const patterns = [
+    [GEMINI_STREAM_PATH, 'gemini', 'default'],
+    [VERTEX_STREAM_PATH, 'gemini', 'vertex'],
+    [AZURE_CHAT_PATH, 'openai-chat', 'azure'],
+  ] as const;
+  for (const [pattern, provider, style] of patterns) {
+    const match = pattern.exec(pathname);
+    if (match === null) continue;
+    try {
+      return { kind: 'provider', provider, style, pathModel: decodeURIComponent(match[1] ?? '') };
+    } catch {
+      return { kind: 'bad_path', provider, message: `Invalid model name in path: ${pathname}` };
+    }
   }
+  return { kind: 'none' };
 }
 
-/** The key the caller presented in the provider's own auth header, or null when it sent none. */
-export function presentedApiKey(provider: ProviderName, headers: IncomingHttpHeaders, query: URLSearchParams): string | null {
+/** The key the caller presented in the auth header of the provider's deployment, or null when it sent none. */
+export function presentedApiKey(provider: ProviderName, style: PathStyle, headers: IncomingHttpHeaders, query: URLSearchParams): string | null {
+  // Azure's key header (https://learn.microsoft.com/en-us/azure/ai-foundry/openai/reference#authentication);
+  // Vertex AI takes an OAuth access token as a bearer (https://cloud.google.com/vertex-ai/docs/authentication).
+  if (style === 'azure') return headerValue(headers['api-key']);
+  if (style === 'vertex') return /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1] ?? null;
   switch (provider) {
     case 'openai-chat':
     case 'openai-responses': {

@@ -51,7 +51,7 @@ async function route(request: IncomingMessage, response: ServerResponse, deps: R
       await handleProviderCall(
         request,
         response,
-        { provider: provider.provider, pathModel: provider.pathModel, pathname: url.pathname, query: url.searchParams, body: body.value },
+        { provider: provider.provider, style: provider.style, pathModel: provider.pathModel, pathname: url.pathname, query: url.searchParams, body: body.value },
         deps,
       );
       return;

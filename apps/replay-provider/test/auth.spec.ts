@@ -52,3 +52,44 @@ describe('REPLAY_REQUIRE_API_KEY header rules', () => {
     expect(result.status).toBe(200);
   });
 });
+
+describe('REPLAY_REQUIRE_API_KEY at the Azure OpenAI and Vertex AI paths', () => {
+  const chat = providerRequest('openai-chat', 'ignored-by-azure').body;
+  const azureChat = '/openai/deployments/simple_text/chat/completions?api-version=2024-10-21';
+  const vertex = '/v1/projects/acme-prod/locations/europe-west4/publishers/google/models/simple_text:streamGenerateContent?alt=sse';
+
+  it('an Azure chat deployment streams the transcript its deployment names, for the key in api-key', async () => {
+    const result = await exchange(server.url, azureChat, chat, { headers: { 'api-key': KEY } });
+    expect(result.status).toBe(200);
+    expect(result.body.equals(transcript('openai-chat', 'simple_text'))).toBe(true);
+  });
+
+  it("Azure does not read OpenAI's Authorization header", async () => {
+    const result = await exchange(server.url, azureChat, chat, { headers: authHeader('openai-chat', KEY) });
+    expect(result.status).toBe(401);
+    expect(JSON.parse(result.body.toString())).toMatchObject(unauthorizedShape['openai-chat']);
+  });
+
+  it('Azure needs api-version', async () => {
+    const result = await exchange(server.url, '/openai/deployments/simple_text/chat/completions', chat, { headers: { 'api-key': KEY } });
+    expect(result.status).toBe(400);
+    expect(result.body.toString()).toContain('api-version');
+  });
+
+  it("Azure's Responses endpoint takes the model from the body", async () => {
+    const { body } = providerRequest('openai-responses', 'simple_text');
+    const result = await exchange(server.url, '/openai/responses?api-version=2025-04-01-preview', body, { headers: { 'api-key': KEY } });
+    expect(result.status).toBe(200);
+    expect(result.body.equals(transcript('openai-responses', 'simple_text'))).toBe(true);
+  });
+
+  it('Vertex AI streams the Gemini transcript for a bearer token, and refuses the Gemini API key header', async () => {
+    const { body } = providerRequest('gemini', 'simple_text');
+    const served = await exchange(server.url, vertex, body, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(served.status).toBe(200);
+    expect(served.body.equals(transcript('gemini', 'simple_text'))).toBe(true);
+    const refused = await exchange(server.url, vertex, body, { headers: authHeader('gemini', KEY) });
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body.toString())).toMatchObject(unauthorizedShape.gemini);
+  });
+});

@@ -11,6 +11,7 @@ export {
   type ToolArgumentsError,
 } from './events/tool-arguments.js';
 export { PROVIDERS, isProviderName, type ProviderName } from './events/provider.js';
+export { ROUTE_NAME_PATTERN, isValidRouteName } from './events/route-name.js';
 export type { JsonValue, ProviderMetadata } from './events/provider-metadata.js';
 export { STOP_REASONS, type StopReason } from './events/stop-reason.js';
 export {

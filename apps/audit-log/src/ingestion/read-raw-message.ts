@@ -58,7 +58,7 @@ export function readRawMessage(
     get traceId(): string | null {
       return traceIdOf(header);
     },
-    ...(record.kind === 'stream.open' && { opened: { provider: record.provider, model: record.model, gatewayId: record.gateway_id } }),
+    ...(record.kind === 'stream.open' && { opened: { provider: record.provider, model: record.model, ...(record.route !== undefined && { route: record.route }), gatewayId: record.gateway_id } }),
   });
 }
 

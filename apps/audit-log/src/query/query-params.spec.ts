@@ -9,6 +9,7 @@ describe('query parameters', () => {
         error_category: 'rate_limited',
         provider: 'gemini',
         model: 'gemini-2.5-pro',
+        route: 'vertex-eu',
         trace_id: 'a'.repeat(32),
         from: '2026-01-01T00:00:00Z',
         to: '1767312000000',
@@ -23,6 +24,7 @@ describe('query parameters', () => {
           errorCategory: 'rate_limited',
           provider: 'gemini',
           model: 'gemini-2.5-pro',
+          route: 'vertex-eu',
           traceId: 'a'.repeat(32),
           from: 1_767_225_600_000,
           to: 1_767_312_000_000,
@@ -43,6 +45,7 @@ describe('query parameters', () => {
     [{ from: '20', to: '10' }, 'from must not be after to'],
     [{ cursor: 'bm90IGEgY3Vyc29y' }, 'cursor'],
     [{ trace_id: 'XYZ' }, 'trace_id'],
+    [{ route: 'Vertex EU' }, 'route must be a route name'],
     [{ statu: 'failed' }, 'unknown query parameter "statu"'],
   ])('refuses %j', (query, mentions) => {
     const parsed = parseListQuery(query);

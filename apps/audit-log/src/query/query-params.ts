@@ -1,4 +1,4 @@
-import { ERROR_CATEGORIES, PROVIDERS, err, ok, type Result } from '@llm-stream/contract';
+import { ERROR_CATEGORIES, PROVIDERS, err, isValidRouteName, ok, type Result } from '@llm-stream/contract';
 import type { PageRequest, StreamFilter, TimeRange } from '../store/audit-repository.js';
 import { STREAM_STATUSES, type StreamStatus } from '../store/stream-record.js';
 
@@ -12,12 +12,12 @@ type Query = Readonly<Record<string, unknown>>;
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
-const LIST_PARAMS = new Set(['status', 'error_category', 'provider', 'model', 'trace_id', 'from', 'to', 'cursor', 'limit']);
+const LIST_PARAMS = new Set(['status', 'error_category', 'provider', 'model', 'route', 'trace_id', 'from', 'to', 'cursor', 'limit']);
 const STATS_PARAMS = new Set(['from', 'to']);
 
 const fail = (message: string): { readonly ok: false; readonly error: QueryParamError } => err({ code: 'invalid_request', message });
 
-/** `GET /v1/streams?status=&error_category=&provider=&model=&trace_id=&from=&to=&cursor=&limit=` */
+/** `GET /v1/streams?status=&error_category=&provider=&model=&route=&trace_id=&from=&to=&cursor=&limit=` */
 export function parseListQuery(query: Query): Result<{ filter: StreamFilter; page: PageRequest }, QueryParamError> {
   const unknown = unknownParam(query, LIST_PARAMS);
   if (unknown !== undefined) return fail(`unknown query parameter ${JSON.stringify(unknown)}`);
@@ -43,6 +43,11 @@ export function parseListQuery(query: Query): Result<{ filter: StreamFilter; pag
   if (model !== undefined) {
     if (model.length === 0 || model.length > 256) return fail('model must be 1 to 256 characters');
     filter.model = model;
+  }
+  const route = single(query, 'route');
+  if (route !== undefined) {
+    if (!isValidRouteName(route)) return fail('route must be a route name ([a-z0-9][a-z0-9_-]{0,63})');
+    filter.route = route;
   }
   const traceId = single(query, 'trace_id');
   if (traceId !== undefined) {

@@ -34,7 +34,7 @@ export interface IncomingRawRecord {
   readonly redacted: boolean;
   readonly traceId: string | null;
   /** What `stream.open` says about the stream. */
-  readonly opened?: { readonly provider: string; readonly model: string; readonly gatewayId: string };
+  readonly opened?: { readonly provider: string; readonly model: string; readonly route?: string; readonly gatewayId: string };
 }
 
 /** The client's request, for a tenant with prompt capture on (the store never sees it otherwise). */
@@ -100,6 +100,7 @@ export interface StreamFilter {
   readonly errorCategory?: string;
   readonly provider?: string;
   readonly model?: string;
+  readonly route?: string;
   readonly traceId?: string;
   readonly from?: number;
   readonly to?: number;

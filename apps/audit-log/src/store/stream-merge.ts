@@ -18,6 +18,7 @@ export function applyEvents(row: StreamRow, fresh: readonly IncomingEvent[], hea
       case 'stream.start':
         next.provider ??= event.provider;
         next.model ??= event.model;
+        next.route ??= event.route ?? null;
         break;
       case 'stream.done':
         if (next.status !== 'running') break;
@@ -76,6 +77,7 @@ export function applyRaw(row: StreamRow, records: readonly IncomingRaw[], insert
     if (record.opened !== undefined) {
       next.provider ??= record.opened.provider;
       next.model ??= record.opened.model;
+      next.route ??= record.opened.route ?? null;
       next.gateway_id ??= record.opened.gatewayId;
     }
   }

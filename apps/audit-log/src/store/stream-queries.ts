@@ -49,6 +49,7 @@ export function listStreamsQuery(tenant: string, filter: StreamFilter, page: Pag
   if (filter.errorCategory !== undefined) conditions.add(`error_category = ${conditions.param(filter.errorCategory)}`);
   if (filter.provider !== undefined) conditions.add(`provider = ${conditions.param(filter.provider)}`);
   if (filter.model !== undefined) conditions.add(`model = ${conditions.param(filter.model)}`);
+  if (filter.route !== undefined) conditions.add(`route = ${conditions.param(filter.route)}`);
   if (filter.traceId !== undefined) conditions.add(`trace_id = ${conditions.param(filter.traceId)}`);
   timeConditions(conditions, filter, 'started_at');
   if (page.after !== undefined) {

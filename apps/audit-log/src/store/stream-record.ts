@@ -12,6 +12,8 @@ export interface StreamRecord {
   readonly provider: string | null;
   /** The model the client asked for. */
   readonly model: string | null;
+  /** The gateway route the stream went through (null for streams recorded before routes). */
+  readonly route: string | null;
   readonly gateway_id: string | null;
   readonly status: StreamStatus;
   readonly error_category: string | null;
@@ -74,6 +76,7 @@ export interface StreamRow {
   prompt: string | null;
   first_seen_at: number;
   updated_at: number;
+  route: string | null;
 }
 
 /** Every column of `audit_streams`, in table order. */
@@ -108,6 +111,7 @@ export const STREAM_COLUMNS = [
   'prompt',
   'first_seen_at',
   'updated_at',
+  'route',
 ] as const satisfies readonly (keyof StreamRow)[];
 
 /** The columns a batch may change (all but the key and the tenant). */
@@ -131,6 +135,7 @@ export function toStreamRecord(row: RecordRow): StreamRecord {
     tenant: row.tenant,
     provider: row.provider,
     model: row.model,
+    route: row.route,
     gateway_id: row.gateway_id,
     status: row.status,
     error_category: row.error_category,
@@ -196,5 +201,6 @@ export function newStreamRow(streamId: string, tenant: string, startedAt: number
     prompt: null,
     first_seen_at: now,
     updated_at: now,
+    route: null,
   };
 }

@@ -28,6 +28,8 @@ export interface FixtureOptions {
   readonly traceId?: string;
   /** LLM_RAW sequence of the first record. */
   readonly firstJsSeq?: number;
+  /** The gateway route in stream.open and stream.start (none by default, as before routes). */
+  readonly route?: string;
 }
 
 let unique = 0;
@@ -46,6 +48,7 @@ export function transcriptStream(provider: ProviderName, caseName: string, optio
     streamId: options.streamId,
     tenant: options.tenant,
     model: caseName,
+    ...(options.route !== undefined && { route: options.route }),
     clock: () => clock++,
   });
   const traceHeaders: Record<string, string> =

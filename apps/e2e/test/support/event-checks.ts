@@ -17,9 +17,12 @@ export function withoutReasoning(events: readonly ContractEvent[]): ContractEven
   return events.filter((event) => !('block' in event) || event.block.kind !== 'reasoning');
 }
 
-/** What `llm-stream normalize` gives for a transcript, with the identity the gateway would give it. */
-export function normalizedInProcess(provider: ProviderName, bytes: Uint8Array, model: string, tenant: string): ContractEvent[] {
-  return normalizeTranscript(provider, bytes, { streamId: 'st_in_process', tenant, model }).events;
+/**
+ * What `llm-stream normalize` gives for a transcript, with the identity the gateway would give it: a stream
+ * posted to `/v1/streams/<protocol>` goes through that protocol's default route.
+ */
+export function normalizedInProcess(provider: ProviderName, bytes: Uint8Array, model: string, tenant: string, route: string = provider): ContractEvent[] {
+  return normalizeTranscript(provider, bytes, { streamId: 'st_in_process', tenant, model, route }).events;
 }
 
 /**

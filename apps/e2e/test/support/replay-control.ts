@@ -31,3 +31,11 @@ export async function scenarioRequests(replayUrl: string, scenarioId: string): P
   const response = await fetch(url);
   return ((await response.json()) as { requests: LoggedRequest[] }).requests;
 }
+
+/** Every provider request the replay provider received (or those for `model`), oldest first. */
+export async function loggedRequests(replayUrl: string, model?: string): Promise<LoggedRequest[]> {
+  const url = new URL('/_replay/requests', replayUrl);
+  if (model !== undefined) url.searchParams.set('model', model);
+  const response = await fetch(url);
+  return ((await response.json()) as { requests: LoggedRequest[] }).requests;
+}

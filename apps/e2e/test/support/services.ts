@@ -83,12 +83,15 @@ export function startNormalizer(options: { readonly natsUrl: string; readonly na
   return launch('normalizer', options.name, env, /"msg":"normalizer ready"/, 'HTTP_PORT');
 }
 
-/** The replay provider, requiring the canary key so a gateway that forgets the provider key is caught. */
-export async function startReplayProvider(transcriptsDir: string): Promise<RunningService> {
+/**
+ * The replay provider, requiring the canary key so a gateway that forgets the provider key is caught (another
+ * key and name for a second upstream of the routes suite).
+ */
+export async function startReplayProvider(transcriptsDir: string, requiredKey: string = PROVIDER_KEY_CANARY, name = 'replay-provider'): Promise<RunningService> {
   return launch(
     'replay-provider',
-    'replay-provider',
-    { REPLAY_HOST: '127.0.0.1', REPLAY_TRANSCRIPTS_DIR: transcriptsDir, REPLAY_REQUIRE_API_KEY: PROVIDER_KEY_CANARY },
+    name,
+    { REPLAY_HOST: '127.0.0.1', REPLAY_TRANSCRIPTS_DIR: transcriptsDir, REPLAY_REQUIRE_API_KEY: requiredKey },
     /"msg":"listening"/,
     'REPLAY_PORT',
   );

@@ -26,6 +26,17 @@ export class GatewayConfig extends ServiceConfig {
   @IsString()
   GATEWAY_API_KEYS_FILE = '';
 
+  /**
+   * Upstream routes, model aliases and per-tenant allow-lists as JSON (format in the README's "Routes"
+   * section); empty: only the four default routes. Secrets are referenced (`{"env"}` or `{"file"}`), never inline.
+   */
+  @IsString()
+  GATEWAY_ROUTES = '';
+
+  /** The same as a file (a mounted ConfigMap), re-read when it changes; a bad new version keeps the last good one. Not both. */
+  @IsString()
+  GATEWAY_ROUTES_FILE = '';
+
   /** Names this instance in leases and raw traces (the pod name on Kubernetes; random when empty); each process start adds a random instance part (`<GATEWAY_ID>@<instance>`). */
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{0,64}$/, { message: 'must be letters, digits, _ or - (at most 64)' })

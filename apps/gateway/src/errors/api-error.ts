@@ -6,6 +6,7 @@ export type ApiErrorCode =
   | 'insufficient_scope'
   | 'not_found'
   | 'unknown_provider'
+  | 'route_not_allowed'
   | 'invalid_request'
   | 'invalid_json'
   | 'body_too_large'

@@ -2,7 +2,7 @@ import { ServiceMetrics } from '@llm-stream/observability';
 
 /** The gateway's Prometheus metrics (names documented in the README's operations section). */
 export class GatewayMetrics extends ServiceMetrics {
-  readonly streamsStarted = this.counter({ name: 'llm_gateway_streams_started_total', help: 'Streams accepted, by provider', labelNames: ['provider'] });
+  readonly streamsStarted = this.counter({ name: 'llm_gateway_streams_started_total', help: 'Streams accepted, by provider and route', labelNames: ['provider', 'route'] });
   readonly streamsRefused = this.counter({
     name: 'llm_gateway_streams_refused_total',
     help: 'Streams refused by admission control (503 overloaded), by reason',
@@ -11,19 +11,19 @@ export class GatewayMetrics extends ServiceMetrics {
 
   readonly streamsEnded = this.counter({
     name: 'llm_gateway_streams_ended_total',
-    help: 'Streams ended, by provider, terminal status and error category (as the gateway saw them)',
-    labelNames: ['provider', 'status', 'error_category'],
+    help: 'Streams ended, by provider, route, terminal status and error category (as the gateway saw them)',
+    labelNames: ['provider', 'route', 'status', 'error_category'],
   });
 
   readonly openStreams = this.gauge({ name: 'llm_gateway_open_streams', help: 'Streams whose upstream this instance holds' });
 
   readonly attempts = this.counter({
     name: 'llm_gateway_upstream_attempts_total',
-    help: 'Upstream attempts, by provider, HTTP status and whether a retry followed',
-    labelNames: ['provider', 'status', 'retried'],
+    help: 'Upstream attempts, by provider, route, HTTP status and whether a retry followed',
+    labelNames: ['provider', 'route', 'status', 'retried'],
   });
 
-  readonly retries = this.counter({ name: 'llm_gateway_retries_total', help: 'Retries of an upstream request before the first visible delta', labelNames: ['provider'] });
+  readonly retries = this.counter({ name: 'llm_gateway_retries_total', help: 'Retries of an upstream request before the first visible delta, by provider and route', labelNames: ['provider', 'route'] });
 
   readonly addedLatency = this.histogram({
     name: 'llm_gateway_added_latency_seconds',
@@ -34,7 +34,7 @@ export class GatewayMetrics extends ServiceMetrics {
   readonly timeToFirstDelta = this.histogram({
     name: 'llm_gateway_time_to_first_delta_seconds',
     help: 'From accepting the request to writing the first block.delta to the HTTP client',
-    labelNames: ['provider'],
+    labelNames: ['provider', 'route'],
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
   });
 

@@ -15,9 +15,9 @@ export class StreamObserverService implements RunnerObserver {
 
   attemptEnded(spec: StreamSpec, attempt: number, summary: AttemptSummary, willRetry: boolean): void {
     const status = summary.status === undefined ? 'none' : String(summary.status);
-    this.metrics.attempts.inc({ provider: spec.provider, status, retried: String(willRetry) });
+    this.metrics.attempts.inc({ provider: spec.provider, route: spec.plan.route, status, retried: String(willRetry) });
     if (willRetry) {
-      this.metrics.retries.inc({ provider: spec.provider });
+      this.metrics.retries.inc({ provider: spec.provider, route: spec.plan.route });
       this.logger.warn('upstream attempt failed before any visible delta: retrying', {
         stream_id: spec.streamId,
         trace_id: spec.traceId,
@@ -45,7 +45,7 @@ export class StreamObserverService implements RunnerObserver {
 
   settled(spec: StreamSpec, session: NormalizerSession): void {
     const status = session.terminalStatus ?? 'open';
-    this.metrics.streamsEnded.inc({ provider: spec.provider, status, error_category: session.errorCategory ?? '' });
+    this.metrics.streamsEnded.inc({ provider: spec.provider, route: spec.plan.route, status, error_category: session.errorCategory ?? '' });
     this.logger.info('upstream side ended', {
       stream_id: spec.streamId,
       trace_id: spec.traceId,

@@ -124,6 +124,7 @@ export class StreamRunner {
       tenant,
       provider,
       model: plan.model,
+      route: plan.route,
       gateway_id: this.deps.gatewayId,
       max_attempts: this.deps.retry.maxAttempts,
     });

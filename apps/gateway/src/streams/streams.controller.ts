@@ -12,17 +12,17 @@ import { StreamsService } from './streams.service.js';
 export class StreamsController {
   constructor(private readonly streams: StreamsService) {}
 
-  /** Calls the provider with its own request body and answers text/event-stream contract events. */
-  @Post(':provider')
+  /** Calls the route's upstream (a protocol name is its default route) with the provider's own request body; answers text/event-stream contract events. */
+  @Post(':route')
   create(
-    @Param('provider') provider: string,
+    @Param('route') route: string,
     @Body() body: unknown,
     @Query('model') model: string | undefined,
     @Principal() principal: ApiKeyPrincipal,
     @Req() request: IncomingMessage,
     @Res() response: ServerResponse,
   ): Promise<void> {
-    return this.streams.create(provider, body, model, principal, request, response);
+    return this.streams.create(route, body, model, principal, request, response);
   }
 
   /** Resumes after Last-Event-ID (or ?after=), from the stored log: also after the stream ended. */

@@ -11,7 +11,6 @@ import {
   encodeCancelRequest,
   encodeReaderNotice,
   eventsSubject,
-  isProviderName,
   isTerminalEvent,
   isValidStreamId,
   rawSubject,
@@ -26,9 +25,10 @@ import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { ApiError } from '../errors/api-error.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import { planUpstream } from '../upstream/upstream-plan.js';
 import { SecretRedactor } from '../upstream/redaction/secret-redactor.js';
+import { RouteSource } from '../routes/route-source.js';
 import { refusalMessage } from './admission.js';
+import { routeRequest } from './route-request.js';
 import { EventFeed, type StoredEvent } from './event-feed.js';
 import { isVisibleTo } from './projection.js';
 import { SseWriter } from './sse-writer.js';
@@ -55,11 +55,12 @@ export class StreamsService {
     private readonly observer: StreamObserverService,
     private readonly logger: JsonLogger,
     private readonly redactor: SecretRedactor,
+    private readonly routes: RouteSource,
   ) {}
 
-  /** POST /v1/streams/{provider}: calls the provider and answers with the stream's contract events. */
+  /** POST /v1/streams/{route}: calls the route's upstream and answers with the stream's contract events. */
   async create(
-    provider: string,
+    routeName: string,
     body: unknown,
     queryModel: string | undefined,
     principal: ApiKeyPrincipal,
@@ -72,26 +73,22 @@ export class StreamsService {
       this.metrics.streamsRefused.inc({ reason: refusal.reason });
       throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'overloaded', refusalMessage(refusal, this.registry.limits), OVERLOAD_RETRY_AFTER_S);
     }
-    if (!isProviderName(provider)) {
-      throw new ApiError(
-        HttpStatus.NOT_FOUND,
-        'unknown_provider',
-        `unknown provider ${JSON.stringify(provider)} (openai-chat, openai-responses, anthropic, gemini)`,
-      );
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', "the body must be a JSON object: the provider's own request");
-    }
-    const plan = planUpstream(provider, body as Record<string, unknown>, queryModel, this.upstreamSettings());
-    if (!plan.ok) throw new ApiError(HttpStatus.BAD_REQUEST, plan.error.code, plan.error.message);
-    // Idempotent: the configured keys are registered at start; a plan's own secret is one of them or is added.
-    this.redactor.register(plan.value.secret);
-
+    const { route, plan } = routeRequest(this.routes.current(), { routeName, body, queryModel, tenant: principal.tenant }, this.config.ANTHROPIC_VERSION);
+    const provider = route.protocol;
+    // Idempotent: the configured keys are registered at start; a route's secret (read from its file) may be new.
+    this.redactor.register(plan.secret);
+    for (const secret of plan.secrets) this.redactor.register(secret);
     const streamId = newStreamId();
     const span = trace.getTracer('llm-stream-gateway').startSpan(
       'llm.stream',
       {
-        attributes: { 'llm.stream_id': streamId, 'llm.provider': provider, 'llm.model': plan.value.model, 'llm.tenant': principal.tenant },
+        attributes: {
+          'llm.stream_id': streamId,
+          'llm.provider': provider,
+          'llm.route': route.name,
+          'llm.model': plan.model,
+          'llm.tenant': principal.tenant,
+        },
       },
       contextFromHeaders((name) => headerValue(request, name)),
     );
@@ -100,7 +97,7 @@ export class StreamsService {
       traceId: span.spanContext().traceId,
       tenant: principal.tenant,
       provider,
-      plan: plan.value,
+      plan,
       ...(principal.capturePrompts && { capturedRequest: body as JsonValue }),
     };
     const runner = new StreamRunner(spec, {
@@ -109,14 +106,14 @@ export class StreamsService {
       jsm: this.jsm,
       gatewayId: this.identity.id,
       attempts: {
-        connectTimeoutMs: this.config.UPSTREAM_CONNECT_TIMEOUT_MS,
-        idleTimeoutMs: this.config.UPSTREAM_IDLE_TIMEOUT_MS,
-        progressTimeoutMs: this.config.UPSTREAM_PROGRESS_TIMEOUT_MS,
+        connectTimeoutMs: route.limits.connectTimeoutMs ?? this.config.UPSTREAM_CONNECT_TIMEOUT_MS,
+        idleTimeoutMs: route.limits.idleTimeoutMs ?? this.config.UPSTREAM_IDLE_TIMEOUT_MS,
+        progressTimeoutMs: route.limits.progressTimeoutMs ?? this.config.UPSTREAM_PROGRESS_TIMEOUT_MS,
         maxFrameBytes: this.config.MAX_FRAME_BYTES,
         maxErrorBodyBytes: 65_536,
       },
       retry: {
-        maxAttempts: this.config.UPSTREAM_MAX_ATTEMPTS,
+        maxAttempts: route.limits.maxAttempts ?? this.config.UPSTREAM_MAX_ATTEMPTS,
         baseDelayMs: this.config.RETRY_BASE_DELAY_MS,
         maxDelayMs: this.config.RETRY_MAX_DELAY_MS,
       },
@@ -140,10 +137,10 @@ export class StreamsService {
       throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the event bus is unavailable; nothing was sent to the provider');
     }
     this.registry.add(runner);
-    this.metrics.streamsStarted.inc({ provider });
-    this.logger.info('stream accepted', { stream_id: streamId, trace_id: span.spanContext().traceId, provider, tenant: principal.tenant });
+    this.metrics.streamsStarted.inc({ provider, route: route.name });
+    this.logger.info('stream accepted', { stream_id: streamId, trace_id: span.spanContext().traceId, provider, route: route.name, tenant: principal.tenant });
     runner.start();
-    const following = this.follow(feed, streamId, principal, response, runner, provider, Date.now(), spec.traceId);
+    const following = this.follow(feed, streamId, principal, response, runner, { provider, route: route.name }, Date.now(), spec.traceId);
     this.registry.addFollower(following);
     await following;
   }
@@ -220,7 +217,7 @@ export class StreamsService {
     principal: ApiKeyPrincipal,
     response: ServerResponse,
     runner: StreamRunner | undefined,
-    provider: ProviderName | undefined,
+    labels: { readonly provider: ProviderName; readonly route: string } | undefined,
     acceptedAt: number | undefined,
     traceId: string | undefined,
   ): Promise<void> {
@@ -242,9 +239,9 @@ export class StreamsService {
         if (!isVisibleTo(event, principal)) continue;
         await writer.write(event);
         this.measure(event, runner !== undefined);
-        if (firstDelta && event.type === 'block.delta' && acceptedAt !== undefined && provider !== undefined) {
+        if (firstDelta && event.type === 'block.delta' && acceptedAt !== undefined && labels !== undefined) {
           firstDelta = false;
-          this.metrics.timeToFirstDelta.observe({ provider }, (Date.now() - acceptedAt) / 1000);
+          this.metrics.timeToFirstDelta.observe(labels, (Date.now() - acceptedAt) / 1000);
         }
       }
       // The feed ends by itself only after the terminal event (written now, or before Last-Event-ID).
@@ -278,15 +275,6 @@ export class StreamsService {
   private detachReader(runner: StreamRunner | undefined, tenant: string, streamId: string): void {
     if (runner) runner.readerDetached();
     else if (!this.nc.isClosed()) this.nc.publish(readerSubject(streamId), encodeReaderNotice({ tenant, action: 'detach' }));
-  }
-
-  private upstreamSettings(): Parameters<typeof planUpstream>[3] {
-    const c = this.config;
-    return {
-      openai: { baseUrl: c.OPENAI_BASE_URL, apiKey: c.OPENAI_API_KEY },
-      anthropic: { baseUrl: c.ANTHROPIC_BASE_URL, apiKey: c.ANTHROPIC_API_KEY, version: c.ANTHROPIC_VERSION },
-      gemini: { baseUrl: c.GEMINI_BASE_URL, apiKey: c.GEMINI_API_KEY },
-    };
   }
 }
 

@@ -1,25 +1,20 @@
 import { assertNever, err, ok, type ProviderName, type Result } from '@llm-stream/contract';
+import type { RouteResolution } from '../routes/route-table.js';
+import { upstreamUrl } from './upstream-url.js';
 
 /** Where and how to call the provider for one stream. */
 export interface UpstreamPlan {
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
-  /** The model the client asked for (for Gemini, taken out of the body or the query). */
+  /** The model the client asked for (for Gemini, taken out of the body or the query); an alias stays the alias. */
   readonly model: string;
+  /** The route the stream goes through. */
+  readonly route: string;
   /** The provider key sent in `headers`: it must never be recorded, even when the provider echoes it. */
   readonly secret: string;
-}
-
-export interface ProviderEndpoint {
-  readonly baseUrl: string;
-  readonly apiKey: string;
-}
-
-export interface UpstreamSettings {
-  readonly openai: ProviderEndpoint;
-  readonly anthropic: ProviderEndpoint & { readonly version: string };
-  readonly gemini: ProviderEndpoint;
+  /** Every route's key known when the stream started: none of them may be recorded either. */
+  readonly secrets: readonly string[];
 }
 
 export interface RequestError {
@@ -28,69 +23,64 @@ export interface RequestError {
 }
 
 /**
- * The upstream request for a client's body, passed through with the streaming switches forced: `stream:
- * true` everywhere, `stream_options.include_usage` for OpenAI chat, and for Gemini (whose model is part of the
- * URL) the model from the body's `model` field (removed from the body) or the `?model=` query parameter.
+ * The model a client's body asks for: its `model` field, or for Gemini (whose model is part of the URL) the
+ * body's `model` or the `?model=` query parameter.
+ */
+export function requestedModel(protocol: ProviderName, body: Record<string, unknown>, queryModel: string | undefined): Result<string, RequestError> {
+  const fromBody = body['model'];
+  if (protocol === 'gemini') {
+    const model = typeof fromBody === 'string' && fromBody !== '' ? fromBody : queryModel;
+    if (fromBody !== undefined && typeof fromBody !== 'string') return err({ code: 'invalid_request', message: 'body field "model" must be a string' });
+    if (model === undefined || !MODEL_PATTERN.test(model)) {
+      return err({ code: 'invalid_request', message: 'gemini needs the model in the body field "model" or the ?model= query parameter' });
+    }
+    return ok(model);
+  }
+  if (typeof fromBody !== 'string' || !MODEL_PATTERN.test(fromBody)) {
+    return err({ code: 'invalid_request', message: 'body field "model" must be a non-empty string of at most 256 printable characters' });
+  }
+  return ok(fromBody);
+}
+
+/**
+ * The upstream request for a client's body on a resolved route, passed through with the streaming switches
+ * forced: `stream: true` everywhere, `stream_options.include_usage` for OpenAI chat, the upstream model in
+ * the body (or, for Gemini and Azure deployments, in the URL), the protocol's headers, the route's auth header
+ * and extra headers.
  */
 export function planUpstream(
-  provider: ProviderName,
+  target: RouteResolution,
   body: Record<string, unknown>,
-  queryModel: string | undefined,
-  settings: UpstreamSettings,
-): Result<UpstreamPlan, RequestError> {
+  model: string,
+  context: { readonly anthropicVersion: string; readonly secrets: readonly string[] },
+): UpstreamPlan {
+  const { route, upstreamModel } = target;
   const json = { 'content-type': 'application/json', accept: 'text/event-stream' };
-  switch (provider) {
+  const common = { url: upstreamUrl(route, upstreamModel), model, route: route.name, secret: target.secret, secrets: context.secrets };
+  const headers = (own: Readonly<Record<string, string>>): Record<string, string> => ({ ...json, ...own, ...route.headers, ...target.credentials });
+  switch (route.protocol) {
     case 'openai-chat': {
-      const model = bodyModel(body);
-      if (!model.ok) return model;
       const options = isRecord(body['stream_options']) ? body['stream_options'] : {};
-      return ok({
-        url: endpoint(settings.openai.baseUrl, '/v1/chat/completions'),
-        headers: { ...json, authorization: `Bearer ${settings.openai.apiKey}` },
-        body: JSON.stringify({ ...body, stream: true, stream_options: { ...options, include_usage: true } }),
-        model: model.value,
-        secret: settings.openai.apiKey,
-      });
+      return {
+        ...common,
+        headers: headers({}),
+        body: JSON.stringify({ ...body, model: upstreamModel, stream: true, stream_options: { ...options, include_usage: true } }),
+      };
     }
-    case 'openai-responses': {
-      const model = bodyModel(body);
-      if (!model.ok) return model;
-      return ok({
-        url: endpoint(settings.openai.baseUrl, '/v1/responses'),
-        headers: { ...json, authorization: `Bearer ${settings.openai.apiKey}` },
-        body: JSON.stringify({ ...body, stream: true }),
-        model: model.value,
-        secret: settings.openai.apiKey,
-      });
-    }
-    case 'anthropic': {
-      const model = bodyModel(body);
-      if (!model.ok) return model;
-      return ok({
-        url: endpoint(settings.anthropic.baseUrl, '/v1/messages'),
-        headers: { ...json, 'x-api-key': settings.anthropic.apiKey, 'anthropic-version': settings.anthropic.version },
-        body: JSON.stringify({ ...body, stream: true }),
-        model: model.value,
-        secret: settings.anthropic.apiKey,
-      });
-    }
+    case 'openai-responses':
+      return { ...common, headers: headers({}), body: JSON.stringify({ ...body, model: upstreamModel, stream: true }) };
+    case 'anthropic':
+      return {
+        ...common,
+        headers: headers({ 'anthropic-version': context.anthropicVersion }),
+        body: JSON.stringify({ ...body, model: upstreamModel, stream: true }),
+      };
     case 'gemini': {
-      const { model: fromBody, ...rest } = body;
-      const model = typeof fromBody === 'string' && fromBody !== '' ? fromBody : queryModel;
-      if (model === undefined || !MODEL_PATTERN.test(model)) {
-        return err({ code: 'invalid_request', message: 'gemini needs the model in the body field "model" or the ?model= query parameter' });
-      }
-      if (fromBody !== undefined && typeof fromBody !== 'string') return err({ code: 'invalid_request', message: 'body field "model" must be a string' });
-      return ok({
-        url: endpoint(settings.gemini.baseUrl, `/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`),
-        headers: { ...json, 'x-goog-api-key': settings.gemini.apiKey },
-        body: JSON.stringify(rest),
-        model,
-        secret: settings.gemini.apiKey,
-      });
+      const { model: _inUrl, ...rest } = body;
+      return { ...common, headers: headers({}), body: JSON.stringify(rest) };
     }
     default:
-      return assertNever(provider, 'provider');
+      return assertNever(route.protocol, 'protocol');
   }
 }
 
@@ -98,19 +88,6 @@ export function planUpstream(
 // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
 const MODEL_PATTERN = /^[^\u0000-\u001f\u007f]{1,256}$/;
 
-function bodyModel(body: Record<string, unknown>): Result<string, RequestError> {
-  const model = body['model'];
-  if (typeof model !== 'string' || !MODEL_PATTERN.test(model)) {
-    return err({ code: 'invalid_request', message: 'body field "model" must be a non-empty string of at most 256 printable characters' });
-  }
-  return ok(model);
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Joins without dropping a path prefix of the base URL (a proxy mounted under /openai, say). */
-function endpoint(baseUrl: string, path: string): URL {
-  return new URL(`${baseUrl.replace(/\/+$/, '')}${path}`);
 }

@@ -30,7 +30,8 @@ interface ToolSlot {
  *
  * Blocks. `delta.content` is text, `delta.refusal` a refusal, `delta.reasoning_content` / `delta.reasoning`
  * reasoning (visibility internal); `delta.tool_calls[]` are tool calls keyed `tool:<index>` by their
- * provider index, which need not start at 0. `null` and `""` open nothing. The protocol has no block-stop
+ * provider index, which need not start at 0; the deprecated `delta.function_call` is a tool call of its own
+ * (call id `function_call`, see LEGACY_FUNCTION_CALL_ID). `null` and `""` open nothing. The protocol has no block-stop
  * event, so this adapter decides where `block.stop` goes:
  * - text, refusal and reasoning arrive one after another: such a block is stopped when any other block
  *   starts (another of these kinds, or a new tool index);
@@ -46,7 +47,8 @@ interface ToolSlot {
  *
  * Terminal signals (the first one wins; nothing is emitted after it):
  * - completed: `[DONE]` after choice 0 had a finish_reason. Usage is the last `usage` object seen, from the
- *   later `choices: []` chunk (OpenAI) or the finish chunk itself (DeepSeek, Copilot);
+ *   later `choices: []` chunk (OpenAI, llama.cpp) or the finish chunk itself (DeepSeek, Copilot, Mistral, xAI),
+ *   else Groq's legacy `x_groq.usage` (docs/openai-compatible.md);
  * - failed: a `{"error": ...}` payload (also OpenRouter's chunk with `error` and `finish_reason: "error"`, and
  *   a flat `{"object": "error"}`), `finish_reason: "error"`, an HTTP error status; `protocol_error` for
  *   a payload that is not JSON or not a chunk, a delta for choice 0 after its finish_reason, and `[DONE]`

@@ -67,4 +67,18 @@ export const KNOWN_DELTA_FIELDS: ReadonlySet<string> = new Set([
   'reasoning_content',
   'reasoning',
   'tool_calls',
+  'function_call',
 ]);
+
+/**
+ * The slot of the deprecated `delta.function_call` ({name, arguments}: one call per message, no id; still
+ * streamed by older deployments and some compatible servers): a tool call of its own, apart from the
+ * `tool_calls` indexes.
+ */
+export const LEGACY_FUNCTION_CALL_INDEX = -1;
+
+/**
+ * The call id given to a deprecated `function_call`, which has none (its result goes back by name): a fixed,
+ * deterministic one, as for Gemini's calls; a message holds at most one such call.
+ */
+export const LEGACY_FUNCTION_CALL_ID = 'function_call';

@@ -10,7 +10,7 @@ describe('mapOpenAiChatFinishReason', () => {
     ['length', false, 'max_tokens'],
     ['length', true, 'max_tokens'],
     ['content_filter', false, 'content_filter'],
-    ['function_call', false, 'other'],
+    ['function_call', false, 'tool_use'],
     ['eos', false, 'other'],
   ] as const)('%s (only a refusal: %s) -> %s', (reason, onlyRefusal, expected) => {
     expect(mapOpenAiChatFinishReason(reason, onlyRefusal)).toBe(expected);

@@ -2,6 +2,8 @@ import { err, ok, type Result } from '@llm-stream/contract';
 import { isObject, type JsonObject } from '../shared/json-payload.js';
 import {
   KNOWN_DELTA_FIELDS,
+  LEGACY_FUNCTION_CALL_ID,
+  LEGACY_FUNCTION_CALL_INDEX,
   type OpenAiChatChoice,
   type OpenAiChatDelta,
   type OpenAiChatPayload,
@@ -48,7 +50,10 @@ export function readOpenAiChatChunk(payload: JsonObject): Read<OpenAiChatPayload
 function readChunk(payload: JsonObject): OpenAiChatPayload {
   const id = optionalString(payload, 'id', () => 'chunk id');
   const model = optionalString(payload, 'model', () => 'chunk model');
-  const usage = payload['usage'];
+  // Groq reported usage only under `x_groq.usage` on the finish chunk before it supported include_usage
+  // (https://github.com/vercel/ai/issues/1651); the standard field wins where both are sent.
+  const xGroq = payload['x_groq'];
+  const usage = payload['usage'] ?? (isObject(xGroq) ? xGroq['usage'] : undefined);
   if (usage !== undefined && usage !== null && !isObject(usage)) throw new ShapeError(() => 'usage', 'is not an object');
   const rawChoices = payload['choices'];
   if (rawChoices !== undefined && rawChoices !== null && !Array.isArray(rawChoices)) throw new ShapeError(() => 'choices', 'is not an array');
@@ -92,6 +97,12 @@ function readDelta(delta: JsonObject, at: () => string): OpenAiChatDelta {
     }
     toolCalls = calls;
   }
+  const legacy = delta['function_call'];
+  if (legacy !== undefined && legacy !== null) {
+    if (!isObject(legacy)) throw new ShapeError(() => `${at()}.function_call`, 'is not an object');
+    const call = readFunction(legacy, LEGACY_FUNCTION_CALL_INDEX, () => `${at()}.function_call`);
+    toolCalls = [...toolCalls, { ...call, id: LEGACY_FUNCTION_CALL_ID }];
+  }
   let unknownFields = NO_FIELDS;
   for (const key in delta) {
     if (KNOWN_DELTA_FIELDS.has(key) || delta[key] === null) continue;
@@ -118,14 +129,15 @@ function readToolCall(raw: unknown, position: number, at: () => string): OpenAiT
   const type = optionalString(raw, 'type', () => `${at()}.type`);
   const fn = raw['function'];
   if (fn !== undefined && fn !== null && !isObject(fn)) throw new ShapeError(() => `${at()}.function`, 'is not an object');
-  const name = isObject(fn) ? optionalString(fn, 'name', () => `${at()}.function.name`) : undefined;
-  const args = isObject(fn) ? optionalString(fn, 'arguments', () => `${at()}.function.arguments`) : undefined;
-  const call: { index: number; id?: string; type?: string; name?: string; arguments?: string } = { index: index ?? position };
-  if (id !== undefined) call.id = id;
-  if (type !== undefined) call.type = type;
-  if (name !== undefined) call.name = name;
-  if (args !== undefined) call.arguments = args;
-  return call;
+  const call = readFunction(isObject(fn) ? fn : {}, index ?? position, () => `${at()}.function`);
+  return { ...call, ...(id !== undefined && { id }), ...(type !== undefined && { type }) };
+}
+
+/** `{name, arguments}` of a tool call's `function`, or of the deprecated `delta.function_call`. */
+function readFunction(fn: JsonObject, index: number, at: () => string): OpenAiToolCallFragment {
+  const name = optionalString(fn, 'name', () => `${at()}.name`);
+  const args = optionalString(fn, 'arguments', () => `${at()}.arguments`);
+  return { index, ...(name !== undefined && { name }), ...(args !== undefined && { arguments: args }) };
 }
 
 /** A string field; absent, `null` and `""` are all "nothing". Any other type is a shape error. */

@@ -38,6 +38,10 @@ interface PartAddress {
  * content part; merging an item's parts into one block would need a separator the provider never sent.
  * The item's opaque encrypted_content rides on the block.stop of its last part.
  *
+ * Events reach their item by `item_id`; an id no item was added under is tied to the item added at the
+ * event's `output_index` (GitHub Copilot rotates the id on every event), and events without an id go by
+ * output_index alone. Arrival order never routes anything.
+ *
  * `*.done` events that repeat text are verified by length + rolling hash, never appended; a mismatch is a
  * `text_mismatch` warning and the streamed text stays. function_call_arguments.done only verifies: the
  * call stops at output_item.done, the event that confirms its name and call id.
@@ -60,7 +64,7 @@ export class OpenAiResponsesAdapter implements ProviderAdapter {
   readonly provider = 'openai-responses' as const;
   private ended = false;
   private readonly output = new ResponsesOutputItems();
-  /** Fallback routing for events without `item_id` (compatible servers). */
+  /** The item added at each output_index: routes events without `item_id`, or with a rotated one. */
   private readonly itemAtOutputIndex = new Map<number, string>();
   private responseId: string | undefined;
   private model: string | undefined;
@@ -158,8 +162,8 @@ export class OpenAiResponsesAdapter implements ProviderAdapter {
     const item = objectField(payload, 'item');
     const id = item ? stringField(item, 'id') : undefined;
     if (!item || id === undefined) return [protocolFailure(`openai-responses: ${type} without an item id`)];
-    if (type === 'response.output_item.done') return this.output.finishItem(item, id);
     const outputIndex = numberField(payload, 'output_index');
+    if (type === 'response.output_item.done') return this.output.finishItem(item, this.tiedId(id, outputIndex));
     if (outputIndex !== undefined) this.itemAtOutputIndex.set(outputIndex, id);
     return this.output.addItem(item, id);
   }
@@ -207,9 +211,20 @@ export class OpenAiResponsesAdapter implements ProviderAdapter {
   /** Events name their item by `item_id`; the output_index is the fallback, never arrival order. */
   private itemIdOf(payload: JsonObject): string | undefined {
     const itemId = stringField(payload, 'item_id');
-    if (itemId !== undefined) return itemId;
     const outputIndex = numberField(payload, 'output_index');
-    return outputIndex === undefined ? undefined : this.itemAtOutputIndex.get(outputIndex);
+    if (itemId === undefined) return outputIndex === undefined ? undefined : this.itemAtOutputIndex.get(outputIndex);
+    return this.tiedId(itemId, outputIndex);
+  }
+
+  /**
+   * An id no item was added under, on an event whose output_index names an added item, is that item: GitHub
+   * Copilot's Responses endpoint puts a new `item_id` (and a new `item.id` in output_item.done) on every event
+   * of one item, and only `output_index` ties them (vercel/ai fixture github-copilot-id-rotation; AI SDK
+   * "correlate rotated item ids by output index"). Where the ids agree, or the id is known, it wins.
+   */
+  private tiedId(itemId: string, outputIndex: number | undefined): string {
+    if (this.output.has(itemId) || outputIndex === undefined) return itemId;
+    return this.itemAtOutputIndex.get(outputIndex) ?? itemId;
   }
 
   /** Nothing follows the adapter's own terminal input. */

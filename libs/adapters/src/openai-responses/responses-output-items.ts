@@ -53,6 +53,11 @@ export class ResponsesOutputItems {
     return { functionCall: this.functionCall, refusal: this.refusal };
   }
 
+  /** Whether an item of this id was added (or opened by its first event). */
+  has(itemId: string): boolean {
+    return this.items.has(itemId);
+  }
+
   /** True for the id of an item of an unknown type (its events are skipped silently: it was counted once). */
   isSkipped(itemId: string): boolean {
     return this.items.get(itemId)?.type === null;

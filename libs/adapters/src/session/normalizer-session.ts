@@ -250,6 +250,7 @@ export class NormalizerSession {
       provider: record.provider,
       model: record.model,
       tenant: record.tenant,
+      ...(record.route !== undefined && { route: record.route }),
     });
     return this.machine.start(record.ts);
   }

@@ -11,6 +11,8 @@ export interface TranscriptOptions {
   readonly streamId?: string;
   readonly tenant?: string;
   readonly model?: string;
+  /** The gateway route recorded in `stream.open` (and so in `stream.start`); none by default. */
+  readonly route?: string;
   /** Receive time of every record; defaults to the time of the call. */
   readonly clock?: () => number;
   readonly maxFrameBytes?: number;
@@ -57,6 +59,7 @@ export function runTranscript(
     tenant: options.tenant ?? 'local',
     provider,
     model: options.model ?? 'unknown',
+    ...(options.route !== undefined && { route: options.route }),
     gateway_id: 'local',
     max_attempts: 1,
   });

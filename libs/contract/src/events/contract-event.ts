@@ -38,6 +38,11 @@ export interface StreamStartEvent extends EventEnvelope {
   /** The model the client asked for. */
   readonly model: string;
   readonly tenant: string;
+  /**
+   * The gateway route the stream went through (since 1.1.0): a protocol name for the default route of that
+   * protocol, else a route of the gateway's route file. Absent when normalized outside a gateway.
+   */
+  readonly route?: string;
 }
 
 /** Opens a block. A tool call carries its `name` and `call_id` when the provider sent them. */

@@ -23,6 +23,7 @@ export interface StreamIdentity {
   readonly provider: ProviderName;
   readonly model: string;
   readonly tenant: string;
+  readonly route?: string;
 }
 
 interface BlockSlot {
@@ -74,8 +75,8 @@ export class StreamMachine {
       throw new Error(`StreamMachine.start called in state ${this.streamState}`);
     }
     this.streamState = 'open';
-    const { stream_id, provider, model, tenant } = this.identity;
-    return [{ type: 'stream.start', stream_id, seq: this.takeSeq(), ts, provider, model, tenant }];
+    const { stream_id, provider, model, tenant, route } = this.identity;
+    return [{ type: 'stream.start', stream_id, seq: this.takeSeq(), ts, provider, model, tenant, ...(route !== undefined && { route }) }];
   }
 
   /** Applies one input; the events it caused (none or one). */

@@ -64,7 +64,7 @@ type EventOf<T extends ContractEventType> = Extract<ContractEvent, { type: T }>;
 const envelope = ['type', 'stream_id', 'seq', 'ts'] as const;
 
 const EVENT_KEYS: Readonly<Record<ContractEventType, KeyLists>> = {
-  'stream.start': keysOf<EventOf<'stream.start'>>()([...envelope, 'provider', 'model', 'tenant'], []),
+  'stream.start': keysOf<EventOf<'stream.start'>>()([...envelope, 'provider', 'model', 'tenant'], ['route']),
   'block.start': keysOf<EventOf<'block.start'>>()([...envelope, 'block'], ['name', 'call_id', 'visibility']),
   'block.delta': keysOf<EventOf<'block.delta'>>()([...envelope, 'block', 'delta'], []),
   'block.stop': keysOf<EventOf<'block.stop'>>()([...envelope, 'block'], ['provider_metadata']),

@@ -5,6 +5,7 @@ import type { JsonValue } from '../events/provider-metadata.js';
 import { PROVIDERS } from '../events/provider.js';
 import { STOP_REASONS } from '../events/stop-reason.js';
 import { ERROR_CATEGORIES, FAILURE_STATUSES } from '../events/stream-error.js';
+import { ROUTE_NAME_PATTERN } from '../events/route-name.js';
 import { STREAM_ID_PATTERN, TENANT_PATTERN } from '../nats/subjects.js';
 
 /** A JSON Schema object, kept as plain JSON so the published file is exactly `JSON.stringify` of it. */
@@ -128,6 +129,11 @@ export const SCHEMA_DEFINITIONS: Readonly<Record<string, JsonSchema>> = {
       provider: { enum: [...PROVIDERS] },
       model: { type: 'string', minLength: 1 },
       tenant: { type: 'string', pattern: TENANT_PATTERN.source },
+      route: {
+        type: 'string',
+        pattern: ROUTE_NAME_PATTERN.source,
+        description: 'The gateway route the stream went through (since 1.1.0): a protocol name for its default route, else a configured route.',
+      },
     },
     ['provider', 'model', 'tenant'],
   ),

@@ -16,6 +16,7 @@ const decode = (message: EncodedMessage) => decodeTraceRecord(lookup(message.hea
 const RECORDS: Readonly<Record<TraceRecordKind, readonly TraceRecord[]>> = {
   'stream.open': [
     { kind: 'stream.open', raw_seq: 1, ts: 1000, stream_id: 'st_1', tenant: 'acme', provider: 'anthropic', model: 'claude-test', gateway_id: 'gw-1', max_attempts: 2 },
+    { kind: 'stream.open', raw_seq: 1, ts: 1000, stream_id: 'st_1', tenant: 'acme', provider: 'openai-chat', model: 'fast', route: 'azure-eu', gateway_id: 'gw-1', max_attempts: 2 },
   ],
   'client.request': [{ kind: 'client.request', raw_seq: 2, ts: 1001, body: { model: 'm', messages: [{ role: 'user', content: 'Привет' }] } }],
   'attempt.start': [{ kind: 'attempt.start', raw_seq: 2, ts: 1001, attempt: 1 }],
@@ -141,6 +142,13 @@ describe('trace codec errors are typed values', () => {
   it('an attempt.end whose detail is not a string', () => {
     const message = encodeTraceRecord({ kind: 'attempt.end', raw_seq: 3, ts: 1, attempt: 1, reason: 'eof' }, STREAM);
     const result = decodeTraceRecord(lookup(message.headers), '{"kind":"attempt.end","raw_seq":3,"ts":1,"attempt":1,"reason":"eof","detail":5}');
+    expect(!result.ok && result.error.code).toBe('bad_body');
+  });
+
+  it('a stream.open whose route is no route name', () => {
+    const open = { kind: 'stream.open', raw_seq: 1, ts: 1, stream_id: 's', tenant: 't', provider: 'openai-chat', model: 'm', gateway_id: 'g', max_attempts: 1 } as const;
+    const message = encodeTraceRecord(open, STREAM);
+    const result = decodeTraceRecord(lookup(message.headers), JSON.stringify({ ...open, route: 'Azure EU' }));
     expect(!result.ok && result.error.code).toBe('bad_body');
   });
 

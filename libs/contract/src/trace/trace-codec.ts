@@ -1,4 +1,5 @@
 import { isProviderName, type ProviderName } from '../events/provider.js';
+import { isValidRouteName } from '../events/route-name.js';
 import { HEADERS, rawMsgId } from '../nats/subjects.js';
 import { jsonSyntaxProblem } from '../json-syntax-problem.js';
 import { err, ok, type Result } from '../result.js';
@@ -127,6 +128,7 @@ const REQUIRED: Readonly<Record<JsonRecordKind, Readonly<Record<string, FieldChe
 
 /** Optional fields per record kind: absent is fine, present must be well-typed. */
 const OPTIONAL: Readonly<Partial<Record<JsonRecordKind, Readonly<Record<string, FieldCheck>>>>> = {
+  'stream.open': { route: isValidRouteName },
   'upstream.response': { content_type: isString, retry_after_ms: isInt, request_id: isString, body: isString },
   'attempt.end': { detail: isString },
   'gateway.shutdown': { reason: (value) => typeof value === 'string' && (GATEWAY_SHUTDOWN_REASONS as readonly string[]).includes(value) },

@@ -47,6 +47,8 @@ export interface StreamOpenRecord extends RecordBase {
   readonly tenant: string;
   readonly provider: ProviderName;
   readonly model: string;
+  /** The gateway route the stream went through (absent in traces recorded before routes existed). */
+  readonly route?: string;
   /** The gateway instance that owns the upstream connection (its liveness lease is watched). */
   readonly gateway_id: string;
   /** Attempts allowed before the first visible delta (1 = never retry). */

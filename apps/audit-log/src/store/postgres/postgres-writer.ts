@@ -36,6 +36,7 @@ const STREAM_COLUMN_TYPES: Readonly<Record<StreamColumn, string>> = {
   prompt: 'text',
   first_seen_at: 'bigint',
   updated_at: 'bigint',
+  route: 'text',
 };
 
 /** `unnest($1::text[], $2::bigint[], ...)` over the given columns, numbering from `$1`. */
