@@ -32,3 +32,22 @@ export { DurableConsumerError } from './durable/durable-consumer-error.js';
 export type { BatchMessageHandler, DeliveryMode, FailureSettlement, SingleMessageHandler } from './durable/message-delivery.js';
 export { ACK, HELD, TERM, nak, settle, type Settlement } from './durable/settlement.js';
 export { WakeablePause } from './wakeable-pause.js';
+export { ensureStream, missingPipelineStreams } from './pipeline-streams.js';
+export { NatsAuthError } from './auth/nats-auth-error.js';
+export {
+  PLATFORM_ACCOUNT,
+  PLATFORM_IDENTITIES,
+  SERVICE_IDENTITIES,
+  inboxPrefixOf,
+  isServiceIdentity,
+  tenantAccount,
+  tenantUser,
+  type PlatformIdentity,
+  type ServiceIdentity,
+  type TenantRole,
+} from './auth/nats-identities.js';
+export { backendPermissions, platformPermissions, tenantProvisionerPermissions, type SubjectPermissions } from './auth/nats-permissions.js';
+export { generateNatsCredentials, type NatsCredentials, type NatsUserCredentials } from './auth/nats-credentials.js';
+export { natsAuthServerConfig, type NatsAuthServerConfigOptions, type NatsServerTls } from './auth/nats-server-config.js';
+export { connectionAuthOptions, type NatsClientTls, type NatsConnectionAuth } from './auth/nats-connection-auth.js';
+export { provisionPipeline, tenantEventsStreamConfig, type ProvisionPipelineOptions } from './auth/provision-pipeline.js';
