@@ -109,7 +109,10 @@ describe("a tenant's backend on the shipped NATS configuration", () => {
 
   it("tenant B cannot read A's inbox: A's replies stay in A's account", async () => {
     const seen: string[] = [];
-    const inbox = globex.subscribe('_INBOX.>', { callback: (_error, message) => seen.push(message.subject) });
+    const inbox = globex.subscribe('_INBOX.>', { callback: (_error, message) => {
+        seen.push(message.subject);
+      },
+    });
     await globex.flush();
     await acmeJsm.streams.info(EVENTS);
     await jetstream(acme).consumers.get(EVENTS, ACME_DURABLE).then((consumer) => consumer.info());
