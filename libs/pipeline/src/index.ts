@@ -51,3 +51,4 @@ export { generateNatsCredentials, type NatsCredentials, type NatsUserCredentials
 export { natsAuthServerConfig, type NatsAuthServerConfigOptions, type NatsServerTls } from './auth/nats-server-config.js';
 export { connectionAuthOptions, type NatsClientTls, type NatsConnectionAuth } from './auth/nats-connection-auth.js';
 export { provisionPipeline, tenantEventsStreamConfig, type ProvisionPipelineOptions } from './auth/provision-pipeline.js';
+export { parseNatsCredentials, type NatsCredentialsError } from './auth/parse-nats-credentials.js';
