@@ -1,6 +1,8 @@
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DURABLE_CONSUMERS, STREAM_NAMES, eventsSubject, gatewayLeaseSubject, rawSubject, workSubject } from '@llm-stream/contract';
+import { SERVICE_IDENTITIES } from '../src/auth/nats-identities.js';
+import { connectPipeline } from '../src/connect-pipeline.js';
 import { ensureDurableConsumer } from '../src/durable/durable-consumer.js';
 import { expectPermissionDenied, jsApi, startAuthorizedNats, subscriptionRefusal, type AuthorizedNats } from './support/authorized-nats.js';
 
@@ -32,6 +34,13 @@ describe('platform identities on the shipped NATS configuration', () => {
     const { connect } = await import('@nats-io/transport-node');
     await expect(connect({ servers: nats.server.url })).rejects.toThrow(/Authorization Violation/);
     await expect(connect({ servers: nats.server.url, user: 'gateway', pass: 'wrong' })).rejects.toThrow(/Authorization Violation/);
+  });
+
+  it.each(SERVICE_IDENTITIES)('%s connects as a service does (the streams are checked, nothing is refused)', async (identity) => {
+    const { user, password } = nats.credentials.platform[identity];
+    const nc = await connectPipeline({ servers: [nats.server.url], name: `check-${identity}`, user, password, maxReconnectAttempts: 0 });
+    await nc.close();
+    expect(nats.server.logTail(500)).not.toMatch(/Violation - User "[^"]*", Subject "\$JS\.API\.STREAM\.INFO/);
   });
 
   it('the provisioner created the three streams; no service may create, purge or delete one', async () => {

@@ -114,6 +114,8 @@ export function platformPermissions(identity: PlatformIdentity): SubjectPermissi
   const grant = GRANTS[identity];
   const allow = new Set<string>([
     `${API}.INFO`,
+    // Every service checks at start that the pipeline's streams exist (configuration and counts, no message).
+    ...Object.values(STREAM_NAMES).map((stream) => `${API}.STREAM.INFO.${stream}`),
     inbox,
     ...grant.publishes,
     ...grant.reads.flatMap(streamReadSubjects),
