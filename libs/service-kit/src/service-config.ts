@@ -25,10 +25,11 @@ export abstract class ServiceConfig {
   @IsString()
   NATS_TLS_CA_FILE = '';
 
-  /** PEM client certificate and its key, for a NATS server that asks for one (mutual TLS); both or neither. */
+  /** PEM client certificate, for a NATS server that asks for one (mutual TLS), with NATS_TLS_KEY_FILE. */
   @IsString()
   NATS_TLS_CERT_FILE = '';
 
+  /** PEM private key of NATS_TLS_CERT_FILE. */
   @IsString()
   NATS_TLS_KEY_FILE = '';
 
