@@ -52,3 +52,4 @@ export { natsAuthServerConfig, type NatsAuthServerConfigOptions, type NatsServer
 export { connectionAuthOptions, type NatsClientTls, type NatsConnectionAuth } from './auth/nats-connection-auth.js';
 export { provisionPipeline, tenantEventsStreamConfig, type ProvisionPipelineOptions } from './auth/provision-pipeline.js';
 export { parseNatsCredentials, type NatsCredentialsError } from './auth/parse-nats-credentials.js';
+export { connectNatsUser, type ConnectNatsUserOptions } from './auth/connect-nats-user.js';

@@ -24,6 +24,11 @@ export interface StartNatsServerOptions {
    * written to the server's temp dir and passed with `-c`; the options above still set the ports and store.
    */
   readonly config?: string;
+  /**
+   * Run once after the first start, before the handle is returned (the operator step: provisioning the streams
+   * of an authorized server); when it fails the server is stopped and the error rethrown.
+   */
+  readonly provision?: (url: string) => Promise<void>;
 }
 
 /** A nats-server child process on 127.0.0.1. */
@@ -162,6 +167,7 @@ export async function startNatsServer(options: StartNatsServerOptions = {}): Pro
         }
       }
     }
+    await options.provision?.(`nats://127.0.0.1:${String(port)}`);
   } catch (error: unknown) {
     if (running !== undefined && isAlive(running.child)) {
       running.child.kill('SIGKILL');

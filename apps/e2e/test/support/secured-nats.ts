@@ -1,6 +1,6 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  connectionAuthOptions,
+  connectNatsUser,
   generateNatsCredentials,
   natsAuthServerConfig,
   provisionPipeline,
@@ -26,18 +26,14 @@ export interface SecuredNats {
 
 export async function startSecuredNats(): Promise<SecuredNats> {
   const credentials = generateNatsCredentials([...new Set(Object.values(TENANT_OF))]);
-  const server = await startNatsServer({ config: natsAuthServerConfig({ credentials }) });
-  try {
-    await provisionPipeline({ servers: [server.url], credentials });
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
+  const server = await startNatsServer({
+    config: natsAuthServerConfig({ credentials }),
+    provision: (url) => provisionPipeline({ servers: [url], credentials }),
+  });
   return {
     server,
     credentials,
     serviceEnv: (identity) => ({ NATS_URL: server.url, NATS_USER: identity, NATS_PASSWORD: credentials.platform[identity].password }),
-    connectAs: (user, name) =>
-      connect({ servers: server.url, name, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...connectionAuthOptions({ user: user.user, password: user.password }) }),
+    connectAs: (user, name) => connectNatsUser({ servers: [server.url], name, user }),
   };
 }

@@ -33,28 +33,25 @@ export function streamReadSubjects(stream: string): string[] {
   ];
 }
 
-/** Creating (or updating) and reading one's own durable consumer. */
-function ownDurableSubjects({ stream, durable }: Durable): string[] {
+/** Creating (or updating) a durable consumer, pulling from it and acking its messages: its owner's alone. */
+function durableOwnership({ stream, durable }: Durable): string[] {
   return [
     `${API}.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
     `${API}.CONSUMER.CREATE.${stream}.${durable}`,
     `${API}.CONSUMER.CREATE.${stream}.${durable}.>`,
-    `${API}.CONSUMER.INFO.${stream}.${durable}`,
     `${API}.CONSUMER.MSG.NEXT.${stream}.${durable}`,
     `$JS.ACK.${stream}.${durable}.>`,
   ];
 }
 
-/** What nobody but the owner may do to a durable: create or update it, delete it, pull from it, ack its messages. */
-function durableGuards({ stream, durable }: Durable): string[] {
-  return [
-    `${API}.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
-    `${API}.CONSUMER.CREATE.${stream}.${durable}`,
-    `${API}.CONSUMER.CREATE.${stream}.${durable}.>`,
-    `${API}.CONSUMER.DELETE.${stream}.${durable}`,
-    `${API}.CONSUMER.MSG.NEXT.${stream}.${durable}`,
-    `$JS.ACK.${stream}.${durable}.>`,
-  ];
+/** Its owner also inspects it. */
+function ownDurableSubjects(durable: Durable): string[] {
+  return [...durableOwnership(durable), `${API}.CONSUMER.INFO.${durable.stream}.${durable.durable}`];
+}
+
+/** What nobody but the owner may do to a durable: its ownership, and deleting it. */
+function durableGuards(durable: Durable): string[] {
+  return [...durableOwnership(durable), `${API}.CONSUMER.DELETE.${durable.stream}.${durable.durable}`];
 }
 
 interface Grant {

@@ -1,10 +1,10 @@
 import { jetstreamManager, type StreamConfig } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
 import { STREAM_NAMES, SUBJECT_ROOTS } from '@llm-stream/contract';
 import { DEFAULT_STREAM_OPTIONS, ensurePipelineStreams, ensureStream, pipelineStreamConfigs, type PipelineStreamOptions } from '../pipeline-streams.js';
 import type { NatsCredentials, NatsUserCredentials } from './nats-credentials.js';
-import { connectionAuthOptions, type NatsClientTls } from './nats-connection-auth.js';
+import { connectNatsUser } from './connect-nats-user.js';
+import type { NatsClientTls } from './nats-connection-auth.js';
 
 /** What {@link provisionPipeline} creates, and where. */
 export interface ProvisionPipelineOptions {
@@ -27,11 +27,8 @@ export function tenantEventsStreamConfig(tenant: string, options: PipelineStream
 }
 
 async function withConnection(servers: readonly string[], user: NatsUserCredentials, tls: NatsClientTls | undefined, run: (nc: NatsConnection) => Promise<void>): Promise<void> {
-  const nc = await connect({
-    servers: [...servers],
-    name: `llm-stream-provision-${user.user}`,
-    ...connectionAuthOptions({ user: user.user, password: user.password, ...(tls === undefined ? {} : { tls }) }),
-  });
+  // One attempt: an operator step that cannot reach the server says so instead of waiting for it.
+  const nc = await connectNatsUser({ servers, name: `llm-stream-provision-${user.user}`, user, maxReconnectAttempts: 0, ...(tls === undefined ? {} : { tls }) });
   try {
     await run(nc);
   } finally {

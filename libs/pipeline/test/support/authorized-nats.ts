@@ -1,6 +1,7 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
-import { connectionAuthOptions, type NatsClientTls } from '../../src/auth/nats-connection-auth.js';
+import { connectNatsUser } from '../../src/auth/connect-nats-user.js';
+import type { NatsClientTls } from '../../src/auth/nats-connection-auth.js';
 import { generateNatsCredentials, type NatsCredentials, type NatsUserCredentials } from '../../src/auth/nats-credentials.js';
 import { natsAuthServerConfig, type NatsServerTls } from '../../src/auth/nats-server-config.js';
 import { provisionPipeline } from '../../src/auth/provision-pipeline.js';
@@ -15,20 +16,17 @@ export interface AuthorizedNats {
 
 export async function startAuthorizedNats(tenants: readonly string[], tls?: { readonly server: NatsServerTls; readonly client: NatsClientTls }): Promise<AuthorizedNats> {
   const credentials = generateNatsCredentials(tenants);
-  const server = await startNatsServer({ config: natsAuthServerConfig({ credentials, ...(tls === undefined ? {} : { tls: tls.server }) }) });
   const clientTls = tls === undefined ? {} : { tls: tls.client };
+  const server = await startNatsServer({
+    config: natsAuthServerConfig({ credentials, ...(tls === undefined ? {} : { tls: tls.server }) }),
+    provision: (url) => provisionPipeline({ servers: [url], credentials, ...clientTls }),
+  });
   const opened: NatsConnection[] = [];
-  try {
-    await provisionPipeline({ servers: [server.url], credentials, ...clientTls });
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
   return {
     server,
     credentials,
     connectAs: async (user) => {
-      const nc = await connect({ servers: server.url, ...connectionAuthOptions({ user: user.user, password: user.password, ...clientTls }) });
+      const nc = await connectNatsUser({ servers: [server.url], name: `test-${user.user}`, user, maxReconnectAttempts: 0, ...clientTls });
       opened.push(nc);
       return nc;
     },
@@ -38,7 +36,6 @@ export async function startAuthorizedNats(tenants: readonly string[], tls?: { re
     },
   };
 }
-
 /** The server refused the operation for the user's permissions (not a JetStream error, not a timeout). */
 export async function expectPermissionDenied(operation: Promise<unknown>): Promise<void> {
   await expect(operation).rejects.toThrow(/Permissions Violation/);

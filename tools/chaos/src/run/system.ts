@@ -2,16 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import {
-  connectionAuthOptions,
-  generateNatsCredentials,
-  natsAuthServerConfig,
-  provisionPipeline,
-  type NatsCredentials,
-  type NatsUserCredentials,
-  type ServiceIdentity,
-} from '@llm-stream/pipeline';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { connectNatsUser, generateNatsCredentials, natsAuthServerConfig, provisionPipeline, type NatsCredentials, type NatsUserCredentials, type ServiceIdentity } from '@llm-stream/pipeline';
 import { getFreePort, registerCleanup, startNatsServer, startPostgres, type NatsServerHandle, type PostgresHandle } from '@llm-stream/testing';
 import { startService, type Service } from './services.js';
 
@@ -63,8 +55,12 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
   const cleanup = registerCleanup({ removePaths: [workDir] });
   // A restart under load recovers the JetStream store while the machine is saturated: allow it time.
   const credentials = generateNatsCredentials(TENANTS.map(({ tenant }) => tenant));
-  const nats = await startNatsServer({ storeDir: join(workDir, 'nats-store'), readyTimeoutMs: 120_000, config: natsAuthServerConfig({ credentials }) });
-  await provisionPipeline({ servers: [nats.url], credentials });
+  const nats = await startNatsServer({
+    storeDir: join(workDir, 'nats-store'),
+    readyTimeoutMs: 120_000,
+    config: natsAuthServerConfig({ credentials }),
+    provision: (url) => provisionPipeline({ servers: [url], credentials }),
+  });
   const postgres = options.store === 'postgres' ? await startPostgres() : null;
   const apiKeys = JSON.stringify(TENANTS.map(({ tenant, key }) => ({ sha256: sha256(key), tenant, reasoning: true })));
   // Shipped settings, LOG_LEVEL included (info): only addresses, keys and ids are set.
@@ -142,8 +138,7 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
     return {
       nats,
       credentials,
-      connectAs: (user, name) =>
-        connect({ servers: nats.url, name, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...connectionAuthOptions({ user: user.user, password: user.password }) }),
+      connectAs: (user, name) => connectNatsUser({ servers: [nats.url], name, user }),
       postgres,
       replay,
       gateways,
