@@ -41,6 +41,7 @@ export {
   inboxPrefixOf,
   isServiceIdentity,
   tenantAccount,
+  tenantEventsSubjects,
   tenantUser,
   type PlatformIdentity,
   type ServiceIdentity,

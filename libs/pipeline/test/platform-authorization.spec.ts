@@ -1,5 +1,5 @@
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { DURABLE_CONSUMERS, STREAM_NAMES, eventsSubject, gatewayLeaseSubject, rawSubject, workSubject } from '@llm-stream/contract';
 import { SERVICE_IDENTITIES } from '../src/auth/nats-identities.js';
 import { connectPipeline } from '../src/connect-pipeline.js';
@@ -31,7 +31,6 @@ describe('platform identities on the shipped NATS configuration', () => {
   });
 
   it('refuses an anonymous connection and a wrong password', async () => {
-    const { connect } = await import('@nats-io/transport-node');
     await expect(connect({ servers: nats.server.url })).rejects.toThrow(/Authorization Violation/);
     await expect(connect({ servers: nats.server.url, user: 'gateway', pass: 'wrong' })).rejects.toThrow(/Authorization Violation/);
   });

@@ -1,4 +1,4 @@
-import { isValidTenant } from '@llm-stream/contract';
+import { SUBJECT_ROOTS, isValidTenant } from '@llm-stream/contract';
 import { NatsAuthError } from './nats-auth-error.js';
 
 /**
@@ -31,6 +31,14 @@ export function tenantAccount(tenant: string): string {
 /** User names are global on a server: a tenant's users carry the tenant in theirs. */
 export function tenantUser(tenant: string, role: TenantRole): string {
   return `${role}-${checkedTenant(tenant)}`;
+}
+
+/**
+ * All of one tenant's events (`llm.events.<tenant>.>`): what the platform exports to the tenant's account alone,
+ * what that account's `LLM_EVENTS` stores and what its backend may subscribe to.
+ */
+export function tenantEventsSubjects(tenant: string): string {
+  return `${SUBJECT_ROOTS.events}.${checkedTenant(tenant)}.>`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DURABLE_CONSUMERS, STREAM_NAMES, SUBJECT_ROOTS } from '@llm-stream/contract';
-import { inboxPrefixOf, type PlatformIdentity } from './nats-identities.js';
+import { inboxPrefixOf, tenantEventsSubjects, type PlatformIdentity } from './nats-identities.js';
 
 /** A user's subject permissions, as nats-server's `permissions` block takes them (deny wins over allow). */
 export interface SubjectPermissions {
@@ -138,7 +138,7 @@ export function backendPermissions(tenant: string): SubjectPermissions {
       allow: [`${API}.INFO`, ...streamReadSubjects(stream), `${API}.CONSUMER.DURABLE.CREATE.${stream}.*`, `${API}.CONSUMER.NAMES.${stream}`, `${API}.CONSUMER.LIST.${stream}`],
       deny: [],
     },
-    subscribe: { allow: ['_INBOX.>', any(`${SUBJECT_ROOTS.events}.${tenant}`)], deny: [] },
+    subscribe: { allow: ['_INBOX.>', tenantEventsSubjects(tenant)], deny: [] },
   };
 }
 

@@ -1,6 +1,5 @@
-import { SUBJECT_ROOTS } from '@llm-stream/contract';
 import type { NatsCredentials, NatsUserCredentials } from './nats-credentials.js';
-import { PLATFORM_ACCOUNT, PLATFORM_IDENTITIES, tenantAccount } from './nats-identities.js';
+import { PLATFORM_ACCOUNT, PLATFORM_IDENTITIES, tenantAccount, tenantEventsSubjects } from './nats-identities.js';
 import { backendPermissions, platformPermissions, tenantProvisionerPermissions, type SubjectPermissions } from './nats-permissions.js';
 
 /** TLS of the client port: the server's certificate, and the CA that client certificates must chain to. */
@@ -15,11 +14,6 @@ export interface NatsServerTls {
 export interface NatsAuthServerConfigOptions {
   readonly credentials: NatsCredentials;
   readonly tls?: NatsServerTls;
-}
-
-/** A tenant's events: exported by the platform to that tenant's account only. */
-function tenantEventsSubject(tenant: string): string {
-  return `${SUBJECT_ROOTS.events}.${tenant}.>`;
 }
 
 function user({ user: name, password }: NatsUserCredentials, permissions: SubjectPermissions): object {
@@ -45,14 +39,14 @@ export function natsAuthServerConfig(options: NatsAuthServerConfigOptions): stri
     [PLATFORM_ACCOUNT]: {
       jetstream: 'enabled',
       users: PLATFORM_IDENTITIES.map((identity) => user(credentials.platform[identity], platformPermissions(identity))),
-      exports: tenants.map(([tenant]) => ({ stream: tenantEventsSubject(tenant), accounts: [tenantAccount(tenant)] })),
+      exports: tenants.map(([tenant]) => ({ stream: tenantEventsSubjects(tenant), accounts: [tenantAccount(tenant)] })),
     },
   };
   for (const [tenant, users] of tenants) {
     accounts[tenantAccount(tenant)] = {
       jetstream: 'enabled',
       users: [user(users.backend, backendPermissions(tenant)), user(users.provisioner, tenantProvisionerPermissions())],
-      imports: [{ stream: { account: PLATFORM_ACCOUNT, subject: tenantEventsSubject(tenant) } }],
+      imports: [{ stream: { account: PLATFORM_ACCOUNT, subject: tenantEventsSubjects(tenant) } }],
     };
   }
   const config: Record<string, object> = { accounts };

@@ -1,8 +1,9 @@
 import { jetstreamManager, type StreamConfig } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { STREAM_NAMES, SUBJECT_ROOTS } from '@llm-stream/contract';
+import { STREAM_NAMES } from '@llm-stream/contract';
 import { DEFAULT_STREAM_OPTIONS, ensurePipelineStreams, ensureStream, pipelineStreamConfigs, type PipelineStreamOptions } from '../pipeline-streams.js';
 import type { NatsCredentials, NatsUserCredentials } from './nats-credentials.js';
+import { tenantEventsSubjects } from './nats-identities.js';
 import { connectNatsUser } from './connect-nats-user.js';
 import type { NatsClientTls } from './nats-connection-auth.js';
 
@@ -23,7 +24,7 @@ export interface ProvisionPipelineOptions {
 export function tenantEventsStreamConfig(tenant: string, options: PipelineStreamOptions): StreamConfig {
   const events = pipelineStreamConfigs(options).find((config) => config.name === STREAM_NAMES.events);
   if (events === undefined) throw new Error('the pipeline has no events stream');
-  return { ...events, subjects: [`${SUBJECT_ROOTS.events}.${tenant}.>`] };
+  return { ...events, subjects: [tenantEventsSubjects(tenant)] };
 }
 
 async function withConnection(servers: readonly string[], user: NatsUserCredentials, tls: NatsClientTls | undefined, run: (nc: NatsConnection) => Promise<void>): Promise<void> {
