@@ -1,5 +1,6 @@
 // `npm start`: the whole system on one machine, on its embedded defaults. It builds, starts NATS with
-// JetStream (unless one answers at NATS_URL), the replay provider (recorded provider streams), the normalizer,
+// JetStream and the shipped authorization (unless one answers at NATS_URL: that server is used as it is,
+// anonymously), provisions its streams (the operator step), then the replay provider (recorded provider streams), the normalizer,
 // the audit log (SQLite file) and the gateway, waits until each is ready, and prints curl lines to try.
 // It fails fast: the first problem (a bad setting, a taken port, NATS without JetStream, a service that exits)
 // stops everything at once and prints the cause with the failing service's last log lines. Ctrl-C stops it.
@@ -16,7 +17,8 @@ import { startService } from './service-process.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const demoKey = 'demo-key';
-const apiKeys = JSON.stringify([{ sha256: createHash('sha256').update(demoKey).digest('hex'), tenant: 'demo', reasoning: true }]);
+const demoTenant = 'demo';
+const apiKeys = JSON.stringify([{ sha256: createHash('sha256').update(demoKey).digest('hex'), tenant: demoTenant, reasoning: true }]);
 const services = [];
 let stopping = false;
 
@@ -133,6 +135,27 @@ log('building (tsc -b)');
 const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) await fail('the build failed (tsc -b tsconfig.build.json)');
 const { STREAM_NAMES } = await import('@llm-stream/contract');
+const pipeline = await import('@llm-stream/pipeline');
+
+/**
+ * The NATS credentials of the quick start's own server: made once (kept with the server's store, so the
+ * tenant streams and the users stay the same across restarts), the server configuration rendered from them.
+ */
+function natsAuthFiles() {
+  const credentialsFile = join(settings.state, 'nats-credentials.json');
+  let credentials;
+  if (existsSync(credentialsFile)) {
+    const parsed = pipeline.parseNatsCredentials(readFileSync(credentialsFile, 'utf8'));
+    if (parsed.ok && parsed.value.tenants[demoTenant] !== undefined) credentials = parsed.value;
+  }
+  if (credentials === undefined) {
+    credentials = pipeline.generateNatsCredentials([demoTenant]);
+    writeFileSync(credentialsFile, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  }
+  const configFile = join(settings.state, 'nats-server.conf');
+  writeFileSync(configFile, pipeline.natsAuthServerConfig({ credentials }), { mode: 0o600 });
+  return { credentials, credentialsFile, configFile };
+}
 
 for (const [service, port] of Object.entries(settings.ports)) {
   if (!(await portIsFree(settings.host, port))) {
@@ -141,6 +164,9 @@ for (const [service, port] of Object.entries(settings.ports)) {
 }
 
 let existingNats = null;
+/** Per service: NATS_USER and NATS_PASSWORD on the quick start's own server, nothing on an existing one. */
+let natsUserEnv = () => ({});
+let natsAuth = null;
 if (await natsAnswers(settings.natsHost, settings.natsPort)) {
   const before = await pipelineInventory(settings.natsUrl, Object.values(STREAM_NAMES)).catch((error) => fail(`the NATS server at ${settings.natsUrl} does not answer as NATS: ${error.message}`));
   if (before === null) await fail(`the NATS server at ${settings.natsUrl} has no JetStream: start it with -js (nats-server -js), or set NATS_URL to one that has`);
@@ -150,19 +176,25 @@ if (await natsAnswers(settings.natsHost, settings.natsPort)) {
   const binary = findNatsServer();
   if (!binary) await fail(`no NATS server answers at ${settings.natsUrl} and nats-server is not installed: install it (Debian: apt-get install nats-server) or set NATS_URL`);
   const store = join(settings.state, 'nats');
-  log(`starting nats-server with JetStream on ${settings.natsHost}:${settings.natsPort} (store: ${store})`);
-  run(settings, 'nats-server', binary, ['-js', '-a', settings.natsHost, '-p', String(settings.natsPort), '-sd', store], {});
+  natsAuth = natsAuthFiles();
+  log(`starting nats-server with JetStream and authorization on ${settings.natsHost}:${settings.natsPort} (store: ${store}, configuration: ${natsAuth.configFile})`);
+  run(settings, 'nats-server', binary, ['-c', natsAuth.configFile, '-js', '-a', settings.natsHost, '-p', String(settings.natsPort), '-sd', store], {});
   await waitUntil('nats-server', () => natsAnswers(settings.natsHost, settings.natsPort));
+  log('provisioning the streams (the operator step: llm-stream provision)');
+  await pipeline.provisionPipeline({ servers: [settings.natsUrl], credentials: natsAuth.credentials }).catch((error) => fail(`provisioning the NATS streams failed: ${error.message}`));
+  const { platform } = natsAuth.credentials;
+  natsUserEnv = (identity) => ({ NATS_USER: identity, NATS_PASSWORD: platform[identity].password });
 }
 
 const local = (port) => `http://127.0.0.1:${port}`;
 const http = { HTTP_HOST: settings.host };
 const upstream = local(settings.ports['replay-provider']);
 run(settings, 'replay-provider', process.execPath, ['apps/replay-provider/dist/main.js'], { REPLAY_HOST: settings.host, REPLAY_PORT: String(settings.ports['replay-provider']) });
-run(settings, 'normalizer', process.execPath, ['apps/normalizer/dist/main.js'], { ...http, NATS_URL: settings.natsUrl, HTTP_PORT: String(settings.ports.normalizer) });
+run(settings, 'normalizer', process.execPath, ['apps/normalizer/dist/main.js'], { ...http, NATS_URL: settings.natsUrl, ...natsUserEnv('normalizer'), HTTP_PORT: String(settings.ports.normalizer) });
 run(settings, 'audit-log', process.execPath, ['apps/audit-log/dist/main.js'], {
   ...http,
   NATS_URL: settings.natsUrl,
+  ...natsUserEnv('audit-log'),
   HTTP_PORT: String(settings.ports['audit-log']),
   GATEWAY_API_KEYS: apiKeys,
   AUDIT_SQLITE_PATH: join(settings.state, 'audit.sqlite'),
@@ -170,6 +202,7 @@ run(settings, 'audit-log', process.execPath, ['apps/audit-log/dist/main.js'], {
 run(settings, 'gateway', process.execPath, ['apps/gateway/dist/main.js'], {
   ...http,
   NATS_URL: settings.natsUrl,
+  ...natsUserEnv('gateway'),
   HTTP_PORT: String(settings.ports.gateway),
   GATEWAY_API_KEYS: apiKeys,
   OPENAI_BASE_URL: upstream,
@@ -203,3 +236,10 @@ process.stdout.write(`
 Other recorded answers: model = any file name in conformance/transcripts/<provider>/ (openai-chat, openai-responses,
 anthropic, gemini; for gemini put the model in the body). Ctrl-C stops everything.
 `);
+if (natsAuth !== null) {
+  const backend = natsAuth.credentials.tenants[demoTenant].backend;
+  process.stdout.write(`
+  A backend of tenant "${demoTenant}" reads its events from NATS (${settings.natsUrl}) as user ${backend.user}, its
+  password in ${natsAuth.credentialsFile} (tenants.${demoTenant}.backend): see LlmStreamClient in libs/client.
+`);
+}

@@ -4,6 +4,9 @@ import { conformanceRunOptions } from '@llm-stream/adapters';
 import { isValidStreamId, isValidTenant } from '@llm-stream/contract';
 import { assembleCommand } from './commands/assemble-command.js';
 import { hashKeyCommand } from './commands/hash-key-command.js';
+import { natsConfigCommand } from './commands/nats-config-command.js';
+import { natsCredentialsCommand } from './commands/nats-credentials-command.js';
+import { provisionCommand } from './commands/provision-command.js';
 import type { NormalizeOptions } from './commands/load-events.js';
 import { normalizeCommand } from './commands/normalize-command.js';
 import { verifyCommand } from './commands/verify-command.js';
@@ -18,6 +21,12 @@ const USAGE = `usage: llm-stream <command> [options] <file>
   verify    [--partial] [--projection] <events.ndjson>
                         print every broken invariant; exit 1 if there is any
   hash-key  <api-key>   print the SHA-256 digest to put in GATEWAY_API_KEYS
+  nats-credentials --tenants <t,...>
+                        print fresh random passwords of every NATS user, as JSON (keep them in a Secret)
+  nats-config --credentials <file> [--tls-cert <pem> --tls-key <pem> [--tls-ca <pem>]]
+                        print the nats-server configuration of accounts, users and permissions (and TLS)
+  provision --credentials <file>
+                        create the JetStream streams (platform and tenants) on NATS_URL: the operator step
 <file> may be - for standard input. Exit codes: 0 ok, 1 invariants broken, 2 bad usage or unreadable input.`;
 
 async function run(argv: readonly string[]): Promise<number> {
@@ -35,6 +44,11 @@ async function run(argv: readonly string[]): Promise<number> {
       partial: { type: 'boolean', default: false },
       projection: { type: 'boolean', default: false },
       deterministic: { type: 'boolean', default: false },
+      tenants: { type: 'string' },
+      credentials: { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'tls-ca': { type: 'string' },
     },
   });
   switch (command) {
@@ -46,13 +60,19 @@ async function run(argv: readonly string[]): Promise<number> {
       return verifyCommand(onePositional(positionals, 'events file'), { partial: values.partial, projection: values.projection });
     case 'hash-key':
       return hashKeyCommand(onePositional(positionals, 'api key'));
+    case 'nats-credentials':
+      return natsCredentialsCommand(values.tenants);
+    case 'nats-config':
+      return natsConfigCommand({ credentials: values.credentials, tlsCert: values['tls-cert'], tlsKey: values['tls-key'], tlsCa: values['tls-ca'] });
+    case 'provision':
+      return provisionCommand(values.credentials, process.env);
     case 'help':
     case '--help':
     case undefined:
       process.stdout.write(`${USAGE}\n`);
       return command === undefined ? 2 : 0;
     default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)} (normalize, assemble, verify, hash-key, help)`);
+      throw new UsageError(`unknown command ${JSON.stringify(command)} (normalize, assemble, verify, hash-key, nats-credentials, nats-config, provision, help)`);
   }
 }
 

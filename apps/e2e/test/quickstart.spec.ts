@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { STREAM_NAMES } from '@llm-stream/contract';
+import { parseNatsCredentials } from '@llm-stream/pipeline';
 import { getFreePort, repoRoot, startNatsServer, startProcess, type ManagedProcess, type NatsServerHandle } from '@llm-stream/testing';
 
 /**
@@ -99,6 +101,30 @@ describe('the quick start', () => {
       probe.close();
     }
   }, 120_000);
+
+  it('starts its own NATS with authorization on, provisioned, and prints how a backend of the demo tenant connects', async () => {
+    const natsUrl = `nats://127.0.0.1:${String(await getFreePort())}`;
+    const start = launch('quickstart', 'start.mjs', { ...portEnv(await freePorts()), QUICKSTART_DIR: state, NATS_URL: natsUrl });
+    try {
+      await start.waitForLine(/^\[start\] ready \(services on 127\.0\.0\.1; logs in /, 120_000);
+      await start.waitForLine(/as user backend-demo, its$/, 10_000);
+      await expect(connect({ servers: natsUrl, reconnect: false })).rejects.toThrow(/Authorization Violation/);
+      const credentials = parseNatsCredentials(readFileSync(join(state, 'nats-credentials.json'), 'utf8'));
+      if (!credentials.ok) throw new Error(credentials.error.message);
+      const backend = credentials.value.tenants['demo']?.backend;
+      if (backend === undefined) throw new Error('no credentials of the demo tenant');
+      const nc = await connect({ servers: natsUrl, user: backend.user, pass: backend.password });
+      try {
+        const info = await (await jetstreamManager(nc)).streams.info(STREAM_NAMES.events);
+        expect(info.config.subjects).toEqual(['llm.events.demo.>']);
+      } finally {
+        await nc.close();
+      }
+    } finally {
+      expect(await start.stop('SIGINT', 20_000)).toEqual({ code: 0, signal: null });
+    }
+    expect(readFileSync(join(state, 'logs', 'nats-server.log'), 'utf8')).not.toMatch(/Violation - User "(gateway|normalizer|audit-log)"/);
+  }, 180_000);
 
   it('runs on an existing NATS, keeps logs in files, and quickstart:reset removes the streams it created', async () => {
     nats = await startNatsServer();

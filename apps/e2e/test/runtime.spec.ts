@@ -39,7 +39,7 @@ describe('the runtime every service runs on', () => {
     const port = await getFreePort();
     audit = startProcess(process.execPath, [join(repoRoot(), 'apps/audit-log/dist/main.js')], {
       name: 'audit-log',
-      env: { NATS_URL: pipeline.nats.url, HTTP_HOST: '127.0.0.1', HTTP_PORT: String(port), AUDIT_SQLITE_PATH: join(auditDir, 'audit.sqlite') },
+      env: { ...pipeline.natsEnv('audit-log'), HTTP_HOST: '127.0.0.1', HTTP_PORT: String(port), AUDIT_SQLITE_PATH: join(auditDir, 'audit.sqlite') },
     });
     await audit.waitForLine(/"msg":"audit-log ready"/, 20_000);
     auditUrl = `http://127.0.0.1:${String(port)}`;

@@ -28,7 +28,13 @@ import type { GapHandler } from './subscription-reports.js';
  * The client does not own the connection: close it after {@link close}. Connect with
  * `maxReconnectAttempts: -1` so that a long NATS outage pauses the subscriptions instead of ending them.
  *
+ * On a NATS server with the shipped authorization, connect as the tenant's backend user `backend-<tenant>`
+ * (its password from the credentials file the operator made, `tenants.<tenant>.backend`): that user's account
+ * holds the tenant's own `LLM_EVENTS`, which this client reads unchanged, and nothing of any other tenant. Add
+ * the `tls` options (`caFile`, and `certFile`/`keyFile` when the server asks for a client certificate) for TLS.
+ *
  * @example
+ * const nc = await connect({ servers: 'tls://nats:4222', user: 'backend-acme', pass: password, tls: { caFile }, maxReconnectAttempts: -1 });
  * const client = new LlmStreamClient(nc, { tenant: 'acme' });
  * const outcome = await client.result('st_01J...');
  * for (const call of outcome.toolCalls) await runTool(call.name, call.arguments); // only if completed
@@ -90,8 +96,9 @@ export class LlmStreamClient {
 
   /**
    * Every stream of the tenant through the durable consumer `name` (created on first use with `since`,
-   * default `all`), for a backend that must not miss an event across its own restarts. Consumer names are
-   * global in LLM_EVENTS: include the tenant (a name taken by another tenant is `consumer_mismatch`).
+   * default `all`), for a backend that must not miss an event across its own restarts. In a tenant's own
+   * account (the shipped authorization) names are the tenant's; on a shared, anonymous server they are global in
+   * LLM_EVENTS: include the tenant there (a name taken by another tenant is `consumer_mismatch`).
    *
    * Exactly-once boundary: an event is acknowledged when the loop asks for the next one, after
    * `checkpoints.save`. Nothing is lost: an event is acknowledged only after the backend processed it, and

@@ -32,7 +32,7 @@ export async function runToolRunner(nc: NatsConnection, options: ToolRunnerOptio
       log('invalid event skipped', { ...report });
     },
   });
-  // Durable consumer names are global in LLM_EVENTS: one per tenant and purpose.
+  // One durable name per purpose (on a shared, anonymous server names are global in LLM_EVENTS: one per tenant and purpose).
   const events = client.durableTenantStreams(`tool-runner-${options.tenant}`, {
     signal: options.signal,
     ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),

@@ -93,6 +93,7 @@ export {
   STREAM_NAMES,
   SUBJECT_ROOTS,
   TENANT_PATTERN,
+  DURABLE_CONSUMERS,
   cancelSubject,
   eventMsgId,
   eventsSubject,

@@ -1,10 +1,12 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
-import { DEFAULT_STREAM_OPTIONS, ensurePipelineStreams, type PipelineStreamOptions } from './pipeline-streams.js';
+import { NatsAuthError } from './auth/nats-auth-error.js';
+import { connectionAuthOptions, type NatsConnectionAuth } from './auth/nats-connection-auth.js';
+import { DEFAULT_STREAM_OPTIONS, ensurePipelineStreams, missingPipelineStreams, type PipelineStreamOptions } from './pipeline-streams.js';
 
 /** Options of {@link connectPipeline}. */
-export interface ConnectPipelineOptions {
+export interface ConnectPipelineOptions extends NatsConnectionAuth {
   /** NATS server URLs (`nats://` or `tls://`); the client fails over between them. */
   readonly servers: readonly string[];
   /** Connection name, shown by the server's monitoring (`/connz`): which service holds the connection. */
@@ -18,9 +20,12 @@ export interface ConnectPipelineOptions {
 }
 
 /**
- * A service's NATS connection: connects, then creates the pipeline's streams or brings their limits up to
- * date ({@link ensurePipelineStreams}), so nothing the service does can find them missing. When the streams
- * cannot be ensured the connection is closed before the error is rethrown (a caller that retries leaks none).
+ * A service's NATS connection. As a NATS user (a server with authorization, every deployment we ship) it
+ * checks that the pipeline's streams exist, which the operator step created (`llm-stream provision`), and
+ * fails with `streams_missing` otherwise: a service may not create or change a stream. Anonymous (a server
+ * without authorization, development only) it creates the streams or brings their limits up to date
+ * ({@link ensurePipelineStreams}). Either way nothing the service does can find them missing. When the check
+ * fails the connection is closed before the error is rethrown (a caller that retries leaks none).
  */
 export async function connectPipeline(options: ConnectPipelineOptions): Promise<NatsConnection> {
   const nc = await connect({
@@ -28,9 +33,18 @@ export async function connectPipeline(options: ConnectPipelineOptions): Promise<
     name: options.name,
     maxReconnectAttempts: options.maxReconnectAttempts ?? -1,
     reconnectTimeWait: options.reconnectTimeWait ?? 500,
+    ...connectionAuthOptions(options),
   });
   try {
-    await ensurePipelineStreams(await jetstreamManager(nc), { ...DEFAULT_STREAM_OPTIONS, ...options.streams });
+    const jsm = await jetstreamManager(nc);
+    if (options.user === undefined) {
+      await ensurePipelineStreams(jsm, { ...DEFAULT_STREAM_OPTIONS, ...options.streams });
+      return nc;
+    }
+    const missing = await missingPipelineStreams(jsm);
+    if (missing.length > 0) {
+      throw new NatsAuthError('streams_missing', `the JetStream streams ${missing.join(', ')} do not exist: run \`llm-stream provision\` (the operator step) first`);
+    }
     return nc;
   } catch (error) {
     await nc.close();

@@ -35,3 +35,25 @@ export { WakeablePause } from './wakeable-pause.js';
 export { ackSubjectOf } from './progress/ack-subject.js';
 export { WorkProgressKeeper, isHeldElsewhere, type WorkProgressSettings } from './progress/work-progress-keeper.js';
 export { MAIN_STALL_MS as WORK_PROGRESS_MAIN_STALL_MS } from './progress/work-progress-protocol.js';
+export { ensureStream, missingPipelineStreams } from './pipeline-streams.js';
+export { NatsAuthError } from './auth/nats-auth-error.js';
+export {
+  PLATFORM_ACCOUNT,
+  PLATFORM_IDENTITIES,
+  SERVICE_IDENTITIES,
+  inboxPrefixOf,
+  isServiceIdentity,
+  tenantAccount,
+  tenantEventsSubjects,
+  tenantUser,
+  type PlatformIdentity,
+  type ServiceIdentity,
+  type TenantRole,
+} from './auth/nats-identities.js';
+export { backendPermissions, platformPermissions, tenantProvisionerPermissions, type SubjectPermissions } from './auth/nats-permissions.js';
+export { generateNatsCredentials, type NatsCredentials, type NatsUserCredentials } from './auth/nats-credentials.js';
+export { natsAuthServerConfig, type NatsAuthServerConfigOptions, type NatsServerTls } from './auth/nats-server-config.js';
+export { connectionAuthOptions, type NatsClientTls, type NatsConnectionAuth } from './auth/nats-connection-auth.js';
+export { provisionPipeline, tenantEventsStreamConfig, type ProvisionPipelineOptions } from './auth/provision-pipeline.js';
+export { parseNatsCredentials, type NatsCredentialsError } from './auth/parse-nats-credentials.js';
+export { connectNatsUser, type ConnectNatsUserOptions } from './auth/connect-nats-user.js';

@@ -66,23 +66,34 @@ export function pipelineStreamConfigs(options: PipelineStreamOptions): StreamCon
 }
 
 /**
- * Creates the pipeline's streams, or brings an existing one's limits up to date. Every service calls it at
- * start, so the order in which they start does not matter.
+ * Creates the pipeline's streams, or brings an existing one's limits up to date: the operator step
+ * (`llm-stream provision`, see provisionPipeline), and what a service does itself on a server without
+ * authorization (development), so the order in which they start does not matter.
  */
 export async function ensurePipelineStreams(jsm: JetStreamManager, options: PipelineStreamOptions = DEFAULT_STREAM_OPTIONS): Promise<void> {
-  for (const config of pipelineStreamConfigs(options)) {
-    if (!(await streamExists(jsm, config.name))) {
-      try {
-        await jsm.streams.add(config);
-        continue;
-      } catch (error) {
-        // Another service may have created it between the two calls; anything else is real.
-        if (!(await streamExists(jsm, config.name))) throw error;
-      }
+  for (const config of pipelineStreamConfigs(options)) await ensureStream(jsm, config);
+}
+
+/** Creates one stream, or updates what may change of an existing one (not its retention or storage). */
+export async function ensureStream(jsm: JetStreamManager, config: StreamConfig): Promise<void> {
+  if (!(await streamExists(jsm, config.name))) {
+    try {
+      await jsm.streams.add(config);
+      return;
+    } catch (error) {
+      // Another service may have created it between the two calls; anything else is real.
+      if (!(await streamExists(jsm, config.name))) throw error;
     }
-    const { name, retention: _retention, storage: _storage, ...updatable } = config;
-    await jsm.streams.update(name, updatable);
   }
+  const { name, retention: _retention, storage: _storage, ...updatable } = config;
+  await jsm.streams.update(name, updatable);
+}
+
+/** The names of the pipeline's streams that do not exist (a service under authorization only checks them). */
+export async function missingPipelineStreams(jsm: JetStreamManager): Promise<string[]> {
+  const missing: string[] = [];
+  for (const name of Object.values(STREAM_NAMES)) if (!(await streamExists(jsm, name))) missing.push(name);
+  return missing;
 }
 
 async function streamExists(jsm: JetStreamManager, name: string): Promise<boolean> {

@@ -26,6 +26,20 @@ describe('natsSettings', () => {
     });
   });
 
+  it('takes the NATS user, its password and the TLS files that are set; none of them when empty', () => {
+    const loaded = loadConfig(ExampleConfig, { NATS_USER: 'gateway', NATS_PASSWORD: 'secret', NATS_TLS_CA_FILE: '/etc/nats/ca.pem' });
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    expect(natsSettings(loaded.value)).toMatchObject({ user: 'gateway', password: 'secret', tls: { caFile: '/etc/nats/ca.pem' } });
+    expect(natsSettings(loaded.value).tls).toEqual({ caFile: '/etc/nats/ca.pem' });
+    const anonymous = natsSettings(new ExampleConfig());
+    expect([anonymous.user, anonymous.password, anonymous.tls]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('refuses a NATS_USER that is not a user name', () => {
+    const loaded = loadConfig(ExampleConfig, { NATS_USER: 'gate way' });
+    expect(loaded.ok).toBe(false);
+  });
+
   it('one server when NATS_URL names one (the default)', () => {
     expect(natsSettings(new ExampleConfig()).servers).toEqual(['nats://127.0.0.1:4222']);
   });

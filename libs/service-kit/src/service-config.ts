@@ -10,6 +10,29 @@ export abstract class ServiceConfig {
   @Matches(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, { message: 'must be nats:// URLs separated by commas' })
   NATS_URL = 'nats://127.0.0.1:4222';
 
+  /**
+   * The service's NATS user (`gateway`, `normalizer`, `audit-log`: see the README's Security section); empty:
+   * anonymous, for a server without authorization only (development), where the service creates the streams.
+   */
+  @Matches(/^[A-Za-z0-9_-]*$/, { message: 'must be a NATS user name (letters, digits, _ or -)' })
+  NATS_USER = '';
+
+  /** The NATS user's password (from a Secret). */
+  @IsString()
+  NATS_PASSWORD = '';
+
+  /** PEM file of the CA the NATS server's certificate must chain to (TLS; empty: the system's CAs when TLS is on). */
+  @IsString()
+  NATS_TLS_CA_FILE = '';
+
+  /** PEM client certificate, for a NATS server that asks for one (mutual TLS), with NATS_TLS_KEY_FILE. */
+  @IsString()
+  NATS_TLS_CERT_FILE = '';
+
+  /** PEM private key of NATS_TLS_CERT_FILE. */
+  @IsString()
+  NATS_TLS_KEY_FILE = '';
+
   /** Interface the HTTP server binds. */
   @IsString()
   HTTP_HOST = '0.0.0.0';

@@ -27,6 +27,7 @@ export {
 export { databaseUrl, freshDatabaseName, type PostgresServer } from './postgres-database.js';
 export { startPostgresOrUseExisting, useExistingPostgres } from './postgres-existing.js';
 export { listTranscripts, repoRoot, transcriptsDir, RepoLayoutError, type TranscriptFile } from './repo-paths.js';
+export { makeTestCertificates, type TestCertificates } from './test-certificates.js';
 export { runCommand, runCommandOrThrow, CommandFailedError, type CommandResult, type RunCommandOptions } from './run-command.js';
 export { createSseParser, type SseEvent, type SseParser } from './sse-parser.js';
 export { collectSse, readSseStream, SseTimeoutError, type CollectSseOptions, type SseSource } from './sse-reader.js';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, rmSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { natsServerBinary } from './binaries.js';
 import { getFreePort } from './free-port.js';
@@ -19,6 +19,16 @@ export interface StartNatsServerOptions {
   readonly storeDir?: string;
   /** Readiness timeout of each start, default 15 000 ms. */
   readonly readyTimeoutMs?: number;
+  /**
+   * A configuration file's text (accounts, users, TLS: e.g. `natsAuthServerConfig` of @llm-stream/pipeline),
+   * written to the server's temp dir and passed with `-c`; the options above still set the ports and store.
+   */
+  readonly config?: string;
+  /**
+   * Run once after the first start, before the handle is returned (the operator step: provisioning the streams
+   * of an authorized server); when it fails the server is stopped and the error rethrown.
+   */
+  readonly provision?: (url: string) => Promise<void>;
 }
 
 /** A nats-server child process on 127.0.0.1. */
@@ -121,12 +131,15 @@ export async function startNatsServer(options: StartNatsServerOptions = {}): Pro
   const tempDir = makeTempDir('nats');
   const storeDir = options.storeDir ?? join(tempDir, 'store');
   const logPath = join(tempDir, 'nats-server.log');
+  const configPath = join(tempDir, 'nats-server.conf');
+  if (options.config !== undefined) writeFileSync(configPath, options.config, { mode: 0o600 });
   const cleanup: CleanupRegistration = registerCleanup({ removePaths: [tempDir] });
 
   let port = 0;
   let monitorPort = 0;
   let running: Running | undefined;
   const argsFor = (): string[] => [
+    ...(options.config === undefined ? [] : ['-c', configPath]),
     ...['--addr', '127.0.0.1', '--port', String(port), '--http_port', String(monitorPort)],
     ...(jetstream ? ['--jetstream', '--store_dir', storeDir] : []),
   ];
@@ -154,6 +167,7 @@ export async function startNatsServer(options: StartNatsServerOptions = {}): Pro
         }
       }
     }
+    await options.provision?.(`nats://127.0.0.1:${String(port)}`);
   } catch (error: unknown) {
     if (running !== undefined && isAlive(running.child)) {
       running.child.kill('SIGKILL');

@@ -1,10 +1,10 @@
-import { STREAM_NAMES } from '@llm-stream/contract';
+import { DURABLE_CONSUMERS, STREAM_NAMES } from '@llm-stream/contract';
 import type { JetStreamConsumer } from '@llm-stream/nest-kit';
 import { nak } from '@llm-stream/pipeline';
 import type { AuditConfig } from '../config/audit-config.js';
 
 /** The durable consumers of the audit log, one per JetStream stream it stores (the patterns of its handlers). */
-export const AUDIT_CONSUMERS = { events: 'audit-events', raw: 'audit-raw' } as const;
+export const AUDIT_CONSUMERS = { events: DURABLE_CONSUMERS.auditEvents.durable, raw: DURABLE_CONSUMERS.auditRaw.durable } as const;
 
 /** A batch handler that fails outright (not a refused message: those are isolated) gives its batch back after this. */
 const FAILED_BATCH_RETRY_MS = 1_000;

@@ -1,15 +1,12 @@
 import { jetstream } from '@nats-io/jetstream';
-import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { OrderedReader, decodeEventMessage } from '@llm-stream/pipeline';
 import { STREAM_NAMES, isTerminalEvent, tenantEventsWildcard, type ContractEvent } from '@llm-stream/contract';
 import { waitFor } from '@llm-stream/testing';
 
-export function connectNats(url: string): Promise<NatsConnection> {
-  return connect({ servers: url, name: 'e2e-tests' });
-}
-
 /**
- * A backend's view of one tenant: every contract event stored on `llm.events.<tenant>.*`, read with a
+ * A backend's view of one tenant: every contract event stored on `llm.events.<tenant>.*` (in the tenant's own
+ * account when `nc` is its backend user), read with a
  * JetStream ordered consumer from the start (OrderedReader: it survives a NATS restart), grouped by stream. Each message is schema-checked on decode; a
  * message that fails is kept in `invalid`. Duplicates are kept, so a test can see them.
  */

@@ -1,6 +1,10 @@
+import type { NatsConnectionAuth } from '@llm-stream/pipeline';
+
 /** What the lease worker is started with. */
 export interface LeaseWorkerData {
   readonly servers: readonly string[];
+  /** The gateway's NATS user and TLS settings (the lease is published as the gateway). */
+  readonly auth?: NatsConnectionAuth;
   /** The connection's name prefix (the service's). */
   readonly name: string;
   /** `llm.gateways.lease.<instance id>`. */

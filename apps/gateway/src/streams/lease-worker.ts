@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { connect } from '@nats-io/transport-node';
 import { encodeGatewayLease } from '@llm-stream/contract';
+import { connectionAuthOptions } from '@llm-stream/pipeline';
 import type { LeaseWorkerData, MainThreadBeat } from './lease-worker-protocol.js';
 
 /**
@@ -19,7 +20,13 @@ parentPort?.on('message', (beat: MainThreadBeat) => {
   openStreams = beat.openStreams;
 });
 
-const nc = await connect({ servers: [...settings.servers], name: `${settings.name}-lease`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+const nc = await connect({
+  servers: [...settings.servers],
+  name: `${settings.name}-lease`,
+  maxReconnectAttempts: -1,
+  reconnectTimeWait: 500,
+  ...connectionAuthOptions(settings.auth ?? {}),
+});
 
 function renew(): void {
   if (nc.isClosed() || Date.now() - lastBeatAt > settings.mainStallMs) return;

@@ -38,9 +38,11 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     private readonly logger: JsonLogger,
   ) {
     this.limits = { maxOpenStreams: config.MAX_OPEN_STREAMS, maxEventLoopLagMs: config.MAX_EVENT_LOOP_LAG_MS };
+    const nats = natsSettings(config);
     this.lease = new LeaseRenewer(
       {
-        servers: natsSettings(config).servers,
+        servers: nats.servers,
+        auth: nats,
         name: 'llm-stream-gateway',
         subject: gatewayLeaseSubject(identity.id),
         intervalMs: config.LEASE_INTERVAL_MS,

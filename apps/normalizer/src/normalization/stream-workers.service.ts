@@ -46,8 +46,10 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
     private readonly observer: StreamObserverService,
     private readonly logger: JsonLogger,
   ) {
+    const nats = natsSettings(config);
     this.progress = new WorkProgressKeeper({
-      servers: natsSettings(config).servers,
+      servers: nats.servers,
+      auth: nats,
       name: 'llm-stream-normalizer',
       intervalMs: workingIntervalMs(config),
       holderQueries: WORK_HOLDER_QUERIES,

@@ -1,10 +1,10 @@
-import { STREAM_NAMES } from '@llm-stream/contract';
+import { DURABLE_CONSUMERS, STREAM_NAMES } from '@llm-stream/contract';
 import type { JetStreamConsumer } from '@llm-stream/nest-kit';
 import { nak } from '@llm-stream/pipeline';
 import type { NormalizerConfig } from '../config/normalizer-config.js';
 
 /** The durable consumer all normalizer replicas share on LLM_WORK (the pattern of its handler). */
-export const WORK_CONSUMER = 'normalizers';
+export const WORK_CONSUMER = DURABLE_CONSUMERS.normalizerWork.durable;
 
 /** How often an owner tells JetStream it still works on an item: a third of the ack wait. */
 export function workingIntervalMs(config: NormalizerConfig): number {

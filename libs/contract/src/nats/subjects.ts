@@ -28,6 +28,20 @@ export const STREAM_NAMES = {
   work: 'LLM_WORK',
 } as const;
 
+/**
+ * The durable consumers of the services, by stream. NATS permissions name them: each service may read and
+ * settle only its own, and no other identity may create, update or delete one of them (a JetStream create on an
+ * existing durable name updates it).
+ */
+export const DURABLE_CONSUMERS = {
+  /** Shared by every normalizer replica on LLM_WORK. */
+  normalizerWork: { stream: STREAM_NAMES.work, durable: 'normalizers' },
+  /** The audit log's reader of LLM_EVENTS. */
+  auditEvents: { stream: STREAM_NAMES.events, durable: 'audit-events' },
+  /** The audit log's reader of LLM_RAW. */
+  auditRaw: { stream: STREAM_NAMES.raw, durable: 'audit-raw' },
+} as const;
+
 export const SUBJECT_ROOTS = {
   raw: 'llm.raw',
   events: 'llm.events',

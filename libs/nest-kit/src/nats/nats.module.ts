@@ -9,13 +9,13 @@ import { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from './nats-tokens.js'
 export interface NatsModuleOptions {
   /** The service's name: the connection is named `llm-stream-<service>` (the server's `/connz` shows it). */
   readonly service: string;
-  /** The service's validated configuration (NATS_URL, JETSTREAM_REPLICAS, retention). */
+  /** The service's validated configuration (NATS_URL, NATS_USER and the other NATS_*, JETSTREAM_REPLICAS, retention). */
   readonly config: ServiceConfig;
 }
 
 /**
- * One NATS connection per process (`connectPipeline`: the pipeline's streams are ensured before anything uses
- * it), the JetStream client and manager over it, and the readiness probe. Global: every feature module injects
+ * One NATS connection per process (`connectPipeline` as the service's NATS_USER: the pipeline's streams are
+ * checked, or created when anonymous, before anything uses it), the JetStream client and manager over it, and the readiness probe. Global: every feature module injects
  * the same connection by its token. On shutdown it drains the connection last, after every provider's own
  * shutdown hook and the microservice transports have stopped, so in-flight publishes are flushed.
  */

@@ -1,7 +1,11 @@
+import type { NatsConnectionAuth } from '../auth/nats-connection-auth.js';
+
 /** What the work-progress thread is started with. */
 export interface WorkProgressThreadData {
   /** Connection options for the thread's own NATS connection (plain values: they cross the thread boundary). */
   readonly servers: readonly string[];
+  /** The service's NATS user and TLS settings (the thread acks and answers as the service). */
+  readonly auth?: NatsConnectionAuth;
   /** The connection's name (the server's `/connz` shows it). */
   readonly name: string;
   /** How often every held item is told to JetStream as still in progress (`+WPI`): a third of its ack wait. */

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { connect } from '@nats-io/transport-node';
+import { connectionAuthOptions } from '../auth/nats-connection-auth.js';
 import { HELD_ANSWER, type ProgressThreadReady, type ToProgressThread, type WorkProgressThreadData } from './work-progress-protocol.js';
 
 /**
@@ -33,7 +34,13 @@ parentPort?.on('message', (message: ToProgressThread) => {
   }
 });
 
-const nc = await connect({ servers: [...settings.servers], name: `${settings.name}-progress`, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+const nc = await connect({
+  servers: [...settings.servers],
+  name: `${settings.name}-progress`,
+  maxReconnectAttempts: -1,
+  reconnectTimeWait: 250,
+  ...connectionAuthOptions(settings.auth ?? {}),
+});
 
 const queries = nc.subscribe(settings.holderQueries, {
   callback: (error, message) => {

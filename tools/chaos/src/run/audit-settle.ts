@@ -1,5 +1,5 @@
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { waitFor } from '@llm-stream/testing';
 
 /** The audit log's durable consumers (apps/audit-log README, "Ingestion"). */
@@ -13,8 +13,8 @@ const AUDIT_CONSUMERS = [
  * pending and nothing unacknowledged): a killed audit log's unacknowledged messages come back only after its
  * ack wait (30 s shipped), and the check must not count those as lost. Resolves false on timeout.
  */
-export async function waitForAuditCaughtUp(natsUrl: string, timeoutMs: number): Promise<boolean> {
-  const nc = await connect({ servers: natsUrl, name: 'chaos-audit-settle' });
+export async function waitForAuditCaughtUp(connectChecker: () => Promise<NatsConnection>, timeoutMs: number): Promise<boolean> {
+  const nc = await connectChecker();
   try {
     const jsm = await jetstreamManager(nc);
     await waitFor(

@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { LlmStreamClient, type EventSubscription } from '@llm-stream/client';
 import type { SeenEvent } from '../recorded-run.js';
 
@@ -15,12 +15,15 @@ export class BackendSubscriber {
   private readonly subscriptions: EventSubscription[] = [];
   private readonly loops: Promise<void>[] = [];
 
-  private constructor(private readonly nc: NatsConnection) {}
+  private constructor(private readonly connections: readonly NatsConnection[]) {}
 
-  static async start(natsUrl: string, tenants: readonly string[]): Promise<BackendSubscriber> {
-    const nc = await connect({ servers: natsUrl, name: 'chaos-backend', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
-    const backend = new BackendSubscriber(nc);
-    for (const tenant of tenants) {
+  /** `connectAs` opens each tenant's connection as its backend user (it reads its own account's LLM_EVENTS). */
+  static async start(tenants: readonly string[], connectAs: (tenant: string) => Promise<NatsConnection>): Promise<BackendSubscriber> {
+    const connections = await Promise.all(tenants.map(connectAs));
+    const backend = new BackendSubscriber(connections);
+    for (const [index, tenant] of tenants.entries()) {
+      const nc = connections[index];
+      if (nc === undefined) throw new Error(`no connection for ${tenant}`);
       // A gap the client gives up on is what the backend saw: recorded, and the iteration goes on.
       const subscription = new LlmStreamClient(nc, { tenant }).tenantStreams({
         since: 'all',
@@ -47,6 +50,6 @@ export class BackendSubscriber {
   async close(): Promise<void> {
     for (const subscription of this.subscriptions) void subscription.close();
     await Promise.allSettled(this.loops);
-    await this.nc.close();
+    await Promise.all(this.connections.map((nc) => nc.close()));
   }
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { check } from '../check/check.js';
 import type { Report } from '../check/report.js';
 import type { FaultKind, FaultRecord } from '../fault-kinds.js';
@@ -40,7 +41,16 @@ export async function runChaos(options: ChaosOptions, log: (line: string) => voi
   log(`schedule (${schedule.length} faults): ${schedule.map(describeFault).join(', ') || 'none'}`);
   const system = await startSystem({ root: options.root, store: options.store });
   try {
-    const backend = await BackendSubscriber.start(system.nats.url, TENANTS.map((t) => t.tenant));
+    const backend = await BackendSubscriber.start(
+      TENANTS.map((t) => t.tenant),
+      (tenant) => {
+        const users = system.credentials.tenants[tenant];
+        if (users === undefined) throw new Error(`no NATS credentials for tenant ${tenant}`);
+        return system.connectAs(users.backend, `chaos-backend-${tenant}`);
+      },
+    );
+    // The checker reads the platform's streams as their administrator.
+    const connectChecker = (): Promise<NatsConnection> => system.connectAs(system.credentials.platform.provisioner, 'chaos-checker');
     const drain = new AbortController();
     const load = new Load({
       replayUrl: system.replay.url,
@@ -80,10 +90,10 @@ export async function runChaos(options: ChaosOptions, log: (line: string) => voi
     const endedAt = Date.now();
 
     log('waiting for the audit log to take every stored message');
-    if (!(await waitForAuditCaughtUp(system.nats.url, AUDIT_SETTLE_MS))) {
+    if (!(await waitForAuditCaughtUp(connectChecker, AUDIT_SETTLE_MS))) {
       log(`the audit log has not caught up after ${AUDIT_SETTLE_MS / 1000} s; recording it as it is`);
     }
-    const stored = await readStoredEvents(system.nats.url);
+    const stored = await readStoredEvents(connectChecker);
     const audit: Record<string, AuditView> = {};
     const keyOf = new Map<string, string>(TENANTS.map((t) => [t.tenant, t.key]));
     const accepted = load.records.filter((client) => client.streamId !== null);

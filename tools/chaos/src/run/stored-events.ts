@@ -1,13 +1,13 @@
 import { jetstream } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { StoredEvent } from '../recorded-run.js';
 
 /**
  * Every message LLM_EVENTS holds, read raw at the end of the run (an ordered consumer over the whole stream,
  * payload parsed as plain JSON), grouped by stream id in stored order, duplicates kept.
  */
-export async function readStoredEvents(natsUrl: string): Promise<Map<string, StoredEvent[]>> {
-  const nc = await connect({ servers: natsUrl, name: 'chaos-checker' });
+export async function readStoredEvents(connectChecker: () => Promise<NatsConnection>): Promise<Map<string, StoredEvent[]>> {
+  const nc = await connectChecker();
   const byStream = new Map<string, StoredEvent[]>();
   try {
     const js = jetstream(nc);

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { connectNatsUser, generateNatsCredentials, natsAuthServerConfig, provisionPipeline, type NatsCredentials, type NatsUserCredentials, type ServiceIdentity } from '@llm-stream/pipeline';
 import { getFreePort, registerCleanup, startNatsServer, startPostgres, type NatsServerHandle, type PostgresHandle } from '@llm-stream/testing';
 import { startService, type Service } from './services.js';
 
@@ -15,6 +17,10 @@ const PROVIDER_KEY = 'sk-chaos-provider-key';
 
 export interface ChaosSystem {
   readonly nats: NatsServerHandle;
+  /** The NATS users of the run (the shipped authorization, fresh passwords). */
+  readonly credentials: NatsCredentials;
+  /** A connection as `user` that outlives NATS restarts (the checker as the provisioner, a backend as its tenant's user). */
+  connectAs(user: NatsUserCredentials, name: string): Promise<NatsConnection>;
   readonly postgres: PostgresHandle | null;
   readonly replay: Service;
   /** `gatewayId` is the instance's current GATEWAY_ID (a replacement gets a new one). */
@@ -38,7 +44,8 @@ function sha256(value: string): string {
 
 /**
  * The whole system as processes with the shipped settings (leases, ack waits, grace, timeouts at their
- * defaults): a private nats-server with a file store, the replay provider (served-body log on), two
+ * defaults): a private nats-server with a file store and the shipped authorization (provisioned first, each
+ * service as its own NATS user), the replay provider (served-body log on), two
  * gateways, two normalizers and the audit log on SQLite or a private PostgreSQL cluster.
  */
 export async function startSystem(options: SystemOptions): Promise<ChaosSystem> {
@@ -47,11 +54,22 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
   // Removed also when the run is interrupted (Ctrl-C): the children are killed by their own cleanups.
   const cleanup = registerCleanup({ removePaths: [workDir] });
   // A restart under load recovers the JetStream store while the machine is saturated: allow it time.
-  const nats = await startNatsServer({ storeDir: join(workDir, 'nats-store'), readyTimeoutMs: 120_000 });
+  const credentials = generateNatsCredentials(TENANTS.map(({ tenant }) => tenant));
+  const nats = await startNatsServer({
+    storeDir: join(workDir, 'nats-store'),
+    readyTimeoutMs: 120_000,
+    config: natsAuthServerConfig({ credentials }),
+    provision: (url) => provisionPipeline({ servers: [url], credentials }),
+  });
   const postgres = options.store === 'postgres' ? await startPostgres() : null;
   const apiKeys = JSON.stringify(TENANTS.map(({ tenant, key }) => ({ sha256: sha256(key), tenant, reasoning: true })));
   // Shipped settings, LOG_LEVEL included (info): only addresses, keys and ids are set.
-  const common = { HTTP_HOST: '127.0.0.1', NATS_URL: nats.url };
+  const common = (identity: ServiceIdentity): Record<string, string> => ({
+    HTTP_HOST: '127.0.0.1',
+    NATS_URL: nats.url,
+    NATS_USER: identity,
+    NATS_PASSWORD: credentials.platform[identity].password,
+  });
   const started: Service[] = [];
   try {
     const replay = await startService({
@@ -72,7 +90,7 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
       portVariable: 'HTTP_PORT',
       readyLine: /"msg":"audit-log ready"/,
       env: {
-        ...common,
+        ...common('audit-log'),
         GATEWAY_API_KEYS: apiKeys,
         ...(postgres === null ? { AUDIT_SQLITE_PATH: join(workDir, 'audit.sqlite') } : { AUDIT_DATABASE_URL: postgres.url }),
       },
@@ -87,7 +105,7 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
         port: await getFreePort(),
         portVariable: 'HTTP_PORT',
         readyLine: /"msg":"normalizer ready"/,
-        env: common,
+        env: common('normalizer'),
       });
       started.push(normalizer);
       normalizers.push(normalizer);
@@ -103,7 +121,7 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
         portVariable: 'HTTP_PORT',
         readyLine: /"msg":"gateway ready"/,
         env: {
-          ...common,
+          ...common('gateway'),
           GATEWAY_ID: gatewayId,
           GATEWAY_API_KEYS: apiKeys,
           OPENAI_API_KEY: PROVIDER_KEY,
@@ -119,6 +137,8 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
     }
     return {
       nats,
+      credentials,
+      connectAs: (user, name) => connectNatsUser({ servers: [nats.url], name, user }),
       postgres,
       replay,
       gateways,

@@ -1,0 +1,47 @@
+import { provisionPipeline, type NatsClientTls, type PipelineStreamOptions } from '@llm-stream/pipeline';
+import { UsageError } from '../usage-error.js';
+import { readCredentials } from './read-credentials.js';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * `provision --credentials <file>`: the operator step. Creates the pipeline's streams in the platform account
+ * and each tenant's LLM_EVENTS in its account (or brings their limits up to date), as the provisioners. The
+ * server and the limits come from the services' variables: NATS_URL, NATS_TLS_CA_FILE / _CERT_FILE /
+ * _KEY_FILE, JETSTREAM_REPLICAS, RAW_RETENTION_HOURS, EVENTS_RETENTION_HOURS.
+ */
+export async function provisionCommand(credentialsPath: string | undefined, env: NodeJS.ProcessEnv): Promise<number> {
+  const credentials = await readCredentials(credentialsPath);
+  const servers = (env['NATS_URL'] ?? 'nats://127.0.0.1:4222').split(',');
+  const tls = clientTls(env);
+  await provisionPipeline({ servers, credentials, streams: streamLimits(env), ...(tls === undefined ? {} : { tls }) });
+  const tenants = Object.keys(credentials.tenants);
+  process.stdout.write(`provisioned LLM_RAW, LLM_EVENTS, LLM_WORK and the LLM_EVENTS of ${tenants.length === 0 ? 'no tenant' : tenants.join(', ')} on ${servers.join(',')}\n`);
+  return 0;
+}
+
+function clientTls(env: NodeJS.ProcessEnv): NatsClientTls | undefined {
+  const files = {
+    ...(env['NATS_TLS_CA_FILE'] ? { caFile: env['NATS_TLS_CA_FILE'] } : {}),
+    ...(env['NATS_TLS_CERT_FILE'] ? { certFile: env['NATS_TLS_CERT_FILE'] } : {}),
+    ...(env['NATS_TLS_KEY_FILE'] ? { keyFile: env['NATS_TLS_KEY_FILE'] } : {}),
+  };
+  return Object.keys(files).length === 0 ? undefined : files;
+}
+
+function streamLimits(env: NodeJS.ProcessEnv): Partial<PipelineStreamOptions> {
+  const count = (name: string, max: number): number | undefined => {
+    const value = env[name];
+    if (value === undefined || value === '') return undefined;
+    if (!/^[1-9]\d*$/.test(value) || Number(value) > max) throw new UsageError(`${name} must be an integer from 1 to ${String(max)}, got ${JSON.stringify(value)}`);
+    return Number(value);
+  };
+  const replicas = count('JETSTREAM_REPLICAS', 5);
+  const rawHours = count('RAW_RETENTION_HOURS', 8_760);
+  const eventsHours = count('EVENTS_RETENTION_HOURS', 8_760);
+  return {
+    ...(replicas === undefined ? {} : { replicas }),
+    ...(rawHours === undefined ? {} : { rawMaxAgeMs: rawHours * HOUR_MS }),
+    ...(eventsHours === undefined ? {} : { eventsMaxAgeMs: eventsHours * HOUR_MS }),
+  };
+}
