@@ -1,10 +1,12 @@
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
+import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
 import { ackSubjectOf } from './ack-subject.js';
 import { WorkProgressKeeper, isHeldElsewhere } from './work-progress-keeper.js';
+import type { ToProgressThread, WorkProgressThreadData } from './work-progress-protocol.js';
 
 /** The built thread script (npm test type-checks, which builds, before the suites run): what a service starts. */
 const THREAD = pathToFileURL(join(__dirname, '../../dist/progress/work-progress-thread.js'));
@@ -33,6 +35,14 @@ describe('work progress told from a worker thread (real nats-server)', () => {
   afterAll(async () => {
     await nc.close();
     await server.stop();
+  });
+
+  const cleanups: (() => Promise<void>)[] = [];
+  function onTestEnd(cleanup: () => Promise<void>): void {
+    cleanups.push(cleanup);
+  }
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
   });
 
   function keeper(mainStallMs: number): WorkProgressKeeper {
@@ -64,6 +74,7 @@ describe('work progress told from a worker thread (real nats-server)', () => {
   it('keeps a held item in progress while the main thread is blocked for three ack waits, and answers holder queries', async () => {
     const progress = keeper(10_000);
     await progress.start();
+    onTestEnd(() => progress.stop());
     const item = await deliveredItem('busy');
     progress.hold('st_busy', ackSubjectOf(item));
     await nc.flush();
@@ -85,6 +96,7 @@ describe('work progress told from a worker thread (real nats-server)', () => {
     expect(second?.info.deliveryCount).toBe(2);
     const progress = keeper(10_000);
     await progress.start();
+    onTestEnd(() => progress.stop());
     progress.hold('st_earlier', ackSubjectOf(item));
     expect(await redelivered('earlier', 3 * ACK_WAIT_MS)).toBe(false);
     await item.ackAck();
@@ -92,16 +104,41 @@ describe('work progress told from a worker thread (real nats-server)', () => {
     expect((await jsm.consumers.info('WORK', 'earlier')).num_ack_pending).toBe(0);
   });
 
-  it('lets the item go back to JetStream when the main thread stalls past its limit, and stops answering for it', async () => {
+  it('lets the item go back to JetStream when the main thread stalls past its limit', async () => {
     const progress = keeper(ACK_WAIT_MS);
     await progress.start();
-    const item = await deliveredItem('stuck');
-    progress.hold('st_stuck', ackSubjectOf(item));
-    await nc.flush();
-    blockMainThread(3 * ACK_WAIT_MS);
-    // The thread stopped telling progress once the main thread was silent for mainStallMs.
-    expect(await isHeldElsewhere(nc, 'test.holder.st_stuck', 500)).toBe(false);
-    expect(await redelivered('stuck', 2 * ACK_WAIT_MS)).toBe(true);
-    await progress.stop();
+    try {
+      const item = await deliveredItem('stuck');
+      progress.hold('st_stuck', ackSubjectOf(item));
+      await nc.flush();
+      // Silent for the stall limit, then one ack wait without progress: JetStream gives the item back.
+      blockMainThread(3 * ACK_WAIT_MS);
+      const again = await (await js.consumers.get('WORK', 'stuck')).next({ expires: 2 * ACK_WAIT_MS });
+      expect(again?.info.deliveryCount).toBe(2);
+    } finally {
+      await progress.stop();
+    }
+  });
+
+  it('answers holder queries only while the main thread beats', async () => {
+    // The thread driven directly: one hold, then no beat at all.
+    const thread = new Worker(THREAD, {
+      workerData: { servers: [server.url], name: 'test-silent', intervalMs: 200, mainStallMs: 1_000, holderQueries: 'test.silent.*' } satisfies WorkProgressThreadData,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        thread.once('message', () => {
+          resolve();
+        });
+        thread.once('error', reject);
+      });
+      const hold: ToProgressThread = { kind: 'hold', key: 'st_silent', reply: '$JS.ACK.WORK.none.1.1.1.1.0' };
+      thread.postMessage(hold);
+      await waitFor(() => isHeldElsewhere(nc, 'test.silent.st_silent', 300), { timeoutMs: 2_000, description: 'the first answer' });
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      expect(await isHeldElsewhere(nc, 'test.silent.st_silent', 500)).toBe(false);
+    } finally {
+      await thread.terminate();
+    }
   });
 });
