@@ -43,6 +43,8 @@ export class WorkProgressKeeper {
     worker.on('exit', () => {
       this.up = false;
     });
+    // It runs while the process lives but never keeps it alive (a forgotten stop() must not hang an exit).
+    worker.unref();
     this.up = true;
     this.timer = setInterval(() => {
       this.send({ kind: 'beat' });
