@@ -61,7 +61,13 @@ describe('the audit log behind the real pipeline (replay provider, gateway, norm
       const { body } = await getJson<Detail>(`${audit.url}/v1/streams/${stream.streamId}`, ACME.key);
       const options = ['--provider', file.provider, '--stream-id', stream.streamId, '--tenant', ACME.tenant, '--model', file.name, file.ssePath];
       const normalized = await runCommandOrThrow(process.execPath, [CLI, 'normalize', ...options]);
-      const cliEvents = normalized.stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as ContractEvent);
+      // Posted to /v1/streams/<protocol>: its default route, named like the protocol, is in stream.start (the CLI
+      // reads bytes and knows no route).
+      const cliEvents = normalized.stdout
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as ContractEvent)
+        .map((event) => (event.type === 'stream.start' ? { ...event, route: file.provider } : event));
       expect({ transcript: `${file.provider}/${file.name}`, events: withoutTimes(body.events) }).toEqual({
         transcript: `${file.provider}/${file.name}`,
         events: withoutTimes(cliEvents),

@@ -33,6 +33,7 @@ export type { BatchMessageHandler, DeliveryMode, FailureSettlement, SingleMessag
 export { ACK, HELD, TERM, nak, settle, type Settlement } from './durable/settlement.js';
 export { WakeablePause } from './wakeable-pause.js';
 export { ackSubjectOf } from './progress/ack-subject.js';
+export { startWorkerThread } from './progress/start-worker-thread.js';
 export { WorkProgressKeeper, isHeldElsewhere, type WorkProgressSettings } from './progress/work-progress-keeper.js';
 export { MAIN_STALL_MS as WORK_PROGRESS_MAIN_STALL_MS } from './progress/work-progress-protocol.js';
 export { ensureStream, missingPipelineStreams } from './pipeline-streams.js';

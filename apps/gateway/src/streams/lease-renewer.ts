@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '@llm-stream/pipeline';
 import { MAIN_STALL_MS, type LeaseWorkerData, type MainThreadBeat } from './lease-worker-protocol.js';
 
 /** Starts the lease worker (lease-worker.ts) and beats for the main thread; `stop()` ends the lease. */
@@ -14,17 +15,8 @@ export class LeaseRenewer {
   /** Resolves once the worker is connected and has renewed the lease a first time. */
   async start(): Promise<void> {
     const data: LeaseWorkerData = { ...this.settings, mainStallMs: this.settings.mainStallMs ?? MAIN_STALL_MS };
-    const worker = new Worker(new URL('./lease-worker.js', import.meta.url), { workerData: data });
+    const worker = await startWorkerThread(new URL('./lease-worker.js', import.meta.url), data, 'lease worker');
     this.worker = worker;
-    await new Promise<void>((resolve, reject) => {
-      worker.once('message', () => {
-        resolve();
-      });
-      worker.once('error', reject);
-      worker.once('exit', (code) => {
-        reject(new Error(`the lease worker exited with code ${String(code)} before it was ready`));
-      });
-    });
     this.timer = setInterval(() => {
       const beat: MainThreadBeat = { openStreams: this.openStreams() };
       worker.postMessage(beat);

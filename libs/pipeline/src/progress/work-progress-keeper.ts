@@ -1,5 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { startWorkerThread } from './start-worker-thread.js';
 import { HELD_ANSWER, MAIN_STALL_MS, type ToProgressThread, type WorkProgressThreadData } from './work-progress-protocol.js';
 
 export type WorkProgressSettings = Omit<WorkProgressThreadData, 'mainStallMs'> & {
@@ -29,17 +30,8 @@ export class WorkProgressKeeper {
   async start(): Promise<void> {
     const { threadFile, ...settings } = this.settings;
     const data: WorkProgressThreadData = { ...settings, mainStallMs: settings.mainStallMs ?? MAIN_STALL_MS };
-    const worker = new Worker(threadFile, { workerData: data });
+    const worker = await startWorkerThread(threadFile, data, 'work-progress thread');
     this.worker = worker;
-    await new Promise<void>((resolve, reject) => {
-      worker.once('message', () => {
-        resolve();
-      });
-      worker.once('error', reject);
-      worker.once('exit', (code) => {
-        reject(new Error(`the work-progress thread exited with code ${String(code)} before it was ready`));
-      });
-    });
     worker.on('exit', () => {
       this.up = false;
     });
