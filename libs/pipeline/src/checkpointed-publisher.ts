@@ -5,6 +5,7 @@ import { headersOfBlock } from './header-block.js';
 import { PublishError } from './publish-error.js';
 import { onConnectionChange, type ConnectionChange } from './reconnects.js';
 import { RetryLoop, type RetryDelays } from './retry-loop.js';
+import type { CopyCounter } from './auth/tenant-copy-count.js';
 
 /** How many messages a stream holds for one (literal) subject. */
 export async function storedMessageCount(jsm: JetStreamManager, streamName: string, subject: string): Promise<number> {
@@ -35,6 +36,12 @@ export interface FinishResult {
 }
 
 export interface CheckpointedPublisherOptions {
+  /**
+   * Other stores of the subject that must hold every message too (a tenant's copy of its events, fed by an
+   * account export): a message counts as stored only when the stream and every copy hold it, and what a copy
+   * lacks is republished like what the stream lacks (JetStream deduplicates it in each).
+   */
+  readonly copies?: readonly CopyCounter[];
   /** Try to confirm storage after this many unconfirmed messages (default 256). */
   readonly checkpointEvery?: number;
   /** Above this many unconfirmed messages the oldest are republished with acks (default 4096). */
@@ -96,6 +103,7 @@ export class CheckpointedPublisher {
   private repairing = false;
   private repaired = 0;
   private readonly repairAfterMs: number;
+  private readonly copies: readonly CopyCounter[];
   /** When the oldest unconfirmed message was published (ms): a check is due once it is `repairAfterMs` old. */
   private unconfirmedSince = 0;
   /** When each unconfirmed message was published (ms), for the timed repair. */
@@ -114,6 +122,7 @@ export class CheckpointedPublisher {
     this.maxBuffered = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
     this.retrying = new RetryLoop(nc, options.retry);
     this.repairAfterMs = options.repairAfterMs ?? 1_000;
+    this.copies = options.copies ?? [];
   }
 
   /** More messages wait for confirmation than the bound allows: the owner must end the subject now. */
@@ -297,8 +306,11 @@ export class CheckpointedPublisher {
     );
   }
 
-  private storedCount(): Promise<number> {
-    return storedMessageCount(this.jsm, this.streamName, this.subject);
+  private async storedCount(): Promise<number> {
+    const stored = await storedMessageCount(this.jsm, this.streamName, this.subject);
+    if (this.copies.length === 0) return stored;
+    const copies = await Promise.all(this.copies.map((count) => count(this.subject)));
+    return Math.min(stored, ...copies);
   }
 
   private rethrowBackgroundError(): void {

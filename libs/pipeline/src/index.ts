@@ -58,3 +58,5 @@ export { connectionAuthOptions, type NatsClientTls, type NatsConnectionAuth } fr
 export { provisionPipeline, tenantEventsStreamConfig, type ProvisionPipelineOptions } from './auth/provision-pipeline.js';
 export { parseNatsCredentials, type NatsCredentialsError } from './auth/parse-nats-credentials.js';
 export { connectNatsUser, type ConnectNatsUserOptions } from './auth/connect-nats-user.js';
+export { tenantCopyCounter, type CopyCounter } from './auth/tenant-copy-count.js';
+export { tenantCopyInfoSubject } from './auth/nats-identities.js';

@@ -140,6 +140,7 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
       observer: this.observer,
       workingIntervalMs: workingIntervalMs(this.config),
       progressTold: () => this.progress.running,
+      tenantCopies: natsSettings(this.config).user !== undefined,
       clock: Date.now,
     });
     const done = worker

@@ -54,3 +54,14 @@ function checkedTenant(tenant: string): string {
   if (!isValidTenant(tenant)) throw new NatsAuthError('invalid_tenant', `not a valid tenant: ${JSON.stringify(tenant)}`);
   return tenant;
 }
+
+/** The JetStream API subject of the tenant copy's stream info, inside the tenant's account. */
+export const TENANT_COPY_INFO_API = '$JS.API.STREAM.INFO.LLM_EVENTS';
+
+/**
+ * Where the platform asks for the stream info of one tenant's copy of its events (a service the tenant's account
+ * exports to the platform alone: counts, no content), so the event publisher can prove the copy complete too.
+ */
+export function tenantCopyInfoSubject(tenant: string): string {
+  return `llm.tenant-copies.${tenant}.info`;
+}

@@ -1,5 +1,5 @@
 import { DURABLE_CONSUMERS, STREAM_NAMES, SUBJECT_ROOTS } from '@llm-stream/contract';
-import { inboxPrefixOf, tenantEventsSubjects, type PlatformIdentity } from './nats-identities.js';
+import { inboxPrefixOf, tenantCopyInfoSubject, tenantEventsSubjects, type PlatformIdentity } from './nats-identities.js';
 
 /** A user's subject permissions, as nats-server's `permissions` block takes them (deny wins over allow). */
 export interface SubjectPermissions {
@@ -84,7 +84,7 @@ const GRANTS: Record<Exclude<PlatformIdentity, 'provisioner'>, Grant> = {
   },
   normalizer: {
     // Holder queries: a replica asks, and answers for, the work items it holds (work-progress thread).
-    publishes: [any(SUBJECT_ROOTS.events), any(SUBJECT_ROOTS.raw), oneToken(SUBJECT_ROOTS.workHolder)],
+    publishes: [any(SUBJECT_ROOTS.events), any(SUBJECT_ROOTS.raw), oneToken(SUBJECT_ROOTS.workHolder), tenantCopyInfoSubject('*')],
     subscribes: [any(SUBJECT_ROOTS.raw), oneToken(SUBJECT_ROOTS.gatewayLease), oneToken(SUBJECT_ROOTS.workHolder)],
     reads: [STREAM_NAMES.raw, STREAM_NAMES.events],
     inspects: [STREAM_NAMES.events, STREAM_NAMES.raw, STREAM_NAMES.work],

@@ -1,5 +1,5 @@
 import type { NatsCredentials, NatsUserCredentials } from './nats-credentials.js';
-import { PLATFORM_ACCOUNT, PLATFORM_IDENTITIES, tenantAccount, tenantEventsSubjects } from './nats-identities.js';
+import { PLATFORM_ACCOUNT, PLATFORM_IDENTITIES, TENANT_COPY_INFO_API, tenantAccount, tenantCopyInfoSubject, tenantEventsSubjects } from './nats-identities.js';
 import { backendPermissions, platformPermissions, tenantProvisionerPermissions, type SubjectPermissions } from './nats-permissions.js';
 
 /** TLS of the client port: the server's certificate, and the CA that client certificates must chain to. */
@@ -30,7 +30,8 @@ function user({ user: name, password }: NatsUserCredentials, permissions: Subjec
  *
  * Server features relied on, all in nats-server 2.9.10 and later: accounts with `jetstream: enabled`, user
  * publish/subscribe allow and deny lists, stream exports restricted to named accounts and their imports, and
- * a JetStream stream capturing imported subjects.
+ * a JetStream stream capturing imported subjects, and a service export (the tenant copy's stream info, to the
+ * platform alone) with a service import under another local subject (`to`).
  */
 export function natsAuthServerConfig(options: NatsAuthServerConfigOptions): string {
   const { credentials } = options;
@@ -40,6 +41,8 @@ export function natsAuthServerConfig(options: NatsAuthServerConfigOptions): stri
       jetstream: 'enabled',
       users: PLATFORM_IDENTITIES.map((identity) => user(credentials.platform[identity], platformPermissions(identity))),
       exports: tenants.map(([tenant]) => ({ stream: tenantEventsSubjects(tenant), accounts: [tenantAccount(tenant)] })),
+      // Each tenant copy's stream info (counts only), for the event publisher's proof that the copy is complete.
+      imports: tenants.map(([tenant]) => ({ service: { account: tenantAccount(tenant), subject: TENANT_COPY_INFO_API }, to: tenantCopyInfoSubject(tenant) })),
     },
   };
   for (const [tenant, users] of tenants) {
@@ -47,6 +50,7 @@ export function natsAuthServerConfig(options: NatsAuthServerConfigOptions): stri
       jetstream: 'enabled',
       users: [user(users.backend, backendPermissions(tenant)), user(users.provisioner, tenantProvisionerPermissions())],
       imports: [{ stream: { account: PLATFORM_ACCOUNT, subject: tenantEventsSubjects(tenant) } }],
+      exports: [{ service: TENANT_COPY_INFO_API, accounts: [PLATFORM_ACCOUNT] }],
     };
   }
   const config: Record<string, object> = { accounts };
