@@ -15,7 +15,11 @@ export interface LlmStreamClientOptions {
   readonly validate?: boolean;
   /** Told about every message skipped as invalid; the iteration goes on. */
   readonly onInvalid?: InvalidEventHandler;
-  /** How long later events wait for a missing seq before the gap is an error (default 5 000 ms). */
+  /**
+   * How long later events wait for a missing seq before the gap is an error (default 30 000 ms: a producer
+   * repairs a dropped publish once it sees the store short, and after a NATS restart under load that takes
+   * longer than a few seconds; the chaos suite saw 5 s given up on events the store held later).
+   */
   readonly gapTimeoutMs?: number;
   /** Events held back over all streams of one subscription, at most (default 10 000). */
   readonly maxHeldEvents?: number;
@@ -57,7 +61,7 @@ export interface DurableTenantStreamsOptions {
 
 export const CLIENT_DEFAULTS = {
   validate: true,
-  gapTimeoutMs: 5_000,
+  gapTimeoutMs: 30_000,
   maxHeldEvents: 10_000,
   maxFinishedStreams: 100_000,
   ackWaitMs: 30_000,

@@ -181,6 +181,11 @@ export class CheckpointedPublisher {
     if (options.retry === false) await this.sendOnce(message);
     else await this.send(message);
     this.published = Math.max(this.published, message.position);
+    // Kept until a count confirms it like any other: the ack proves the stream holds it, not a copy (the
+    // first ack to arrive may even be a copy's), and finish() republishes what a store lacks.
+    if (this.unconfirmed.length === 0) this.unconfirmedSince = Date.now();
+    this.unconfirmed.push(message);
+    this.publishedAt.set(message, Date.now());
   }
 
   /** Call after the subject's last message: proves every message stored, republishing what is missing. */

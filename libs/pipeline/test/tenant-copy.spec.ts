@@ -45,6 +45,26 @@ describe("the event publisher proves the tenant's copy complete (shipped NATS co
     await expect(tenantCopyCounter(normalizer, 'nobody')(eventsSubject('nobody', 'st_x'))).resolves.toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('republishes an acked message (a terminal event) that the copy lacks', async () => {
+    const acmeJsm = await jetstreamManager(acmeAdmin);
+    const streamId = 'st_copy_acked';
+    const subject = eventsSubject('acme', streamId);
+    const publisher = new CheckpointedPublisher(normalizer, jetstream(normalizer), await jetstreamManager(normalizer), EVENTS, subject, {
+      copies: [tenantCopyCounter(normalizer, 'acme')],
+      repairAfterMs: 60_000,
+    });
+    publisher.publish(message(streamId, 1));
+    await normalizer.flush();
+    await acmeJsm.streams.delete(EVENTS);
+    // The platform's stream acks it; the copy is away.
+    await publisher.publishAcked(message(streamId, 2));
+    const finished = publisher.finish();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await acmeJsm.streams.add(tenantEventsStreamConfig('acme', DEFAULT_STREAM_OPTIONS));
+    await expect(finished).resolves.toMatchObject({ published: 2, stored: 2 });
+    expect((await acmeJsm.streams.info(EVENTS, { subjects_filter: subject })).state.subjects?.[subject]).toBe(2);
+  });
+
   it('republishes what the copy lacks until it holds every event, even when the platform stream holds them all', async () => {
     const acmeJsm = await jetstreamManager(acmeAdmin);
     const streamId = 'st_copy_gap';
