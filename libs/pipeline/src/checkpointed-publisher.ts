@@ -26,6 +26,13 @@ export interface OutgoingMessage {
   readonly headerBlock: string;
 }
 
+interface StoredCounts {
+  /** Messages of the subject in the publisher's own stream. */
+  readonly stream: number;
+  /** The fewest any store holds: the stream or one of its copies. */
+  readonly everywhere: number;
+}
+
 export interface FinishResult {
   /** Messages the subject must hold: the highest position published. */
   readonly published: number;
@@ -197,7 +204,8 @@ export class CheckpointedPublisher {
     this.rethrowBackgroundError();
     let republished = 0;
     for (let round = 0; ; round += 1) {
-      const stored = await this.confirmedCount();
+      // The end proves every store: the stream and each copy (what a copy lacks is republished like the rest).
+      const stored = (await this.confirmedCount()).everywhere;
       if (stored >= this.published) {
         this.unconfirmed = [];
         return { published: this.published, stored, republished };
@@ -239,7 +247,7 @@ export class CheckpointedPublisher {
    * order and readers waiting at a gap go on at once, not at the end of the stream.
    */
   private async repair(): Promise<void> {
-    const stored = await this.confirmedCount();
+    const stored = (await this.confirmedCount()).stream;
     if (stored < this.sentBeforeHold) {
       const held = new Set(this.held);
       for (const message of this.unconfirmed.filter((each) => !held.has(each))) await this.send(message);
@@ -252,7 +260,7 @@ export class CheckpointedPublisher {
   }
 
   /** How many messages the subject holds, counted after every publish sent so far reached the server. */
-  private confirmedCount(): Promise<number> {
+  private confirmedCount(): Promise<StoredCounts> {
     flushDeferredPublishes();
     return this.retrying.run(`${this.subject}: storage check`, async () => {
       await this.nc.flush();
@@ -261,13 +269,16 @@ export class CheckpointedPublisher {
   }
 
   private async checkpoint(): Promise<void> {
-    const stored = await this.confirmedCount();
+    const counts = await this.confirmedCount();
     const now = Date.now();
     // `published` is read after the count arrived: every message sent before the count was taken is in it.
-    if (stored >= this.published) {
+    // Forgotten only once every store holds them; a copy that merely lags (it stores after the stream) is
+    // waited for, not repaired here: finish() republishes what it still lacks at the end.
+    if (counts.everywhere >= this.published) {
       this.unconfirmed = [];
       return;
     }
+    const stored = counts.stream;
     // Short of more messages than were published in the last half `repairAfterMs` (the count came after a
     // flush: older ones had time enough to be stored): one of the older ones is lost, a core publish JetStream
     // dropped. The older ones are republished now; a stored one among them is a duplicate JetStream drops.
@@ -283,9 +294,11 @@ export class CheckpointedPublisher {
   private async republishOlderThan(since: number): Promise<void> {
     const overdue = this.unconfirmed.filter((message) => (this.publishedAt.get(message) ?? since) <= since);
     for (const message of overdue) await this.send(message);
+    this.repaired += overdue.length;
+    // The ack proves the stream; with copies they stay until a count proves the copies too.
+    if (this.copies.length > 0) return;
     const sent = new Set(overdue);
     this.unconfirmed = this.unconfirmed.filter((message) => !sent.has(message));
-    this.repaired += overdue.length;
   }
 
   /** Republishes the oldest `count` unconfirmed messages with acks and forgets them. */
@@ -311,11 +324,12 @@ export class CheckpointedPublisher {
     );
   }
 
-  private async storedCount(): Promise<number> {
-    const stored = await storedMessageCount(this.jsm, this.streamName, this.subject);
-    if (this.copies.length === 0) return stored;
+  /** What the stream holds of the subject, and what every store holds (the stream and each copy). */
+  private async storedCount(): Promise<StoredCounts> {
+    const stream = await storedMessageCount(this.jsm, this.streamName, this.subject);
+    if (this.copies.length === 0) return { stream, everywhere: stream };
     const copies = await Promise.all(this.copies.map((count) => count(this.subject)));
-    return Math.min(stored, ...copies);
+    return { stream, everywhere: Math.min(stream, ...copies) };
   }
 
   private rethrowBackgroundError(): void {
