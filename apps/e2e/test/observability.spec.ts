@@ -164,8 +164,8 @@ describe('observability and secrets', () => {
   it('serves Prometheus metrics on both services', async () => {
     const gateway = await (await fetch(new URL('/metrics', pipeline.gatewayUrl))).text();
     const normalizer = await (await fetch(new URL('/metrics', pipeline.normalizers[0]!.url))).text();
-    expect(gateway).toMatch(/^llm_gateway_streams_started_total\{provider="anthropic"\} 3$/m);
-    expect(gateway).toMatch(/^llm_gateway_retries_total\{provider="anthropic"\} 1$/m);
+    expect(gateway).toMatch(/^llm_gateway_streams_started_total\{provider="anthropic",route="anthropic"\} 3$/m);
+    expect(gateway).toMatch(/^llm_gateway_retries_total\{provider="anthropic",route="anthropic"\} 1$/m);
     expect(normalizer).toMatch(/^llm_streams_total\{provider="anthropic",status="completed",error_category=""\} 3$/m);
     expect(normalizer).toMatch(/^llm_events_published_total\{type="stream.start"\} 5$/m);
   });

@@ -89,6 +89,17 @@ describe('work progress told from a worker thread (real nats-server)', () => {
     await progress.stop();
   });
 
+  it('tells the progress of items held before the thread was up', async () => {
+    const progress = keeper(10_000);
+    const item = await deliveredItem('early');
+    progress.hold('st_early', ackSubjectOf(item));
+    await progress.start();
+    onTestEnd(() => progress.stop());
+    blockMainThread(3 * ACK_WAIT_MS);
+    expect(await redelivered('early', 1_500)).toBe(false);
+    await item.ackAck();
+  });
+
   it('keeps the item in progress through the reply subject of an earlier delivery', async () => {
     const item = await deliveredItem('earlier');
     // No progress: JetStream delivers it again; the holder keeps telling progress on the first delivery's subject.

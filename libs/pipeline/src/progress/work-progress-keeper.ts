@@ -18,6 +18,8 @@ export class WorkProgressKeeper {
   private worker: Worker | undefined;
   private timer: NodeJS.Timeout | undefined;
   private up = false;
+  /** What the main thread holds, also before the thread is up (it gets the whole set once it is). */
+  private readonly held = new Map<string, string>();
 
   constructor(private readonly settings: WorkProgressSettings) {}
 
@@ -38,6 +40,7 @@ export class WorkProgressKeeper {
     // It runs while the process lives but never keeps it alive (a forgotten stop() must not hang an exit).
     worker.unref();
     this.up = true;
+    for (const [key, reply] of this.held) this.send({ kind: 'hold', key, reply });
     this.timer = setInterval(() => {
       this.send({ kind: 'beat' });
     }, this.settings.intervalMs);
@@ -46,10 +49,12 @@ export class WorkProgressKeeper {
 
   /** The item `key` is held in progress; `reply` is its latest delivery's reply subject. */
   hold(key: string, reply: string): void {
+    this.held.set(key, reply);
     this.send({ kind: 'hold', key, reply });
   }
 
   release(key: string): void {
+    this.held.delete(key);
     this.send({ kind: 'release', key });
   }
 
