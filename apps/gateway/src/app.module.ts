@@ -11,10 +11,10 @@ import { RouteSource } from './routes/route-source.js';
 import { StreamsModule } from './streams/streams.module.js';
 import { SecretRedactor } from './upstream/redaction/secret-redactor.js';
 
-/** Wires the gateway: configuration, keys and logger are built before Nest starts and provided as values. */
+/** Wires the gateway: configuration, keys, routes, the redactor and logger are built before Nest starts and provided as values. */
 @Module({})
 export class AppModule {
-  static register(config: GatewayConfig, keys: ApiKeys, routes: RouteSource, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
+  static register(config: GatewayConfig, keys: ApiKeys, routes: RouteSource, redactor: SecretRedactor, logger: JsonLogger, telemetry: NodeSDK): DynamicModule {
     return {
       module: AppModule,
       global: true,
@@ -25,8 +25,7 @@ export class AppModule {
         { provide: ApiKeys, useValue: keys },
         { provide: RouteSource, useValue: routes },
         { provide: JsonLogger, useValue: logger },
-        // Every provider key this gateway sends upstream: none may leave it, in any form (see redactRecord).
-        { provide: SecretRedactor, useValue: new SecretRedactor([config.OPENAI_API_KEY, config.ANTHROPIC_API_KEY, config.GEMINI_API_KEY, ...routes.current().secrets()]) },
+        { provide: SecretRedactor, useValue: redactor },
         { provide: TelemetryLifecycle, useFactory: () => new TelemetryLifecycle(telemetry) },
         { provide: APP_FILTER, useFactory: () => new ApiErrorFilter(logger) },
       ],

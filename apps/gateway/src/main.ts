@@ -8,6 +8,7 @@ import { GatewayConfig } from './config/gateway-config.js';
 import { jsonBody } from './http/json-body.middleware.js';
 import { defaultRoutes, defaultRouteSecrets } from './routes/default-routes.js';
 import { RouteSource, routeOrigin } from './routes/route-source.js';
+import { SecretRedactor } from './upstream/redaction/secret-redactor.js';
 
 function exitWithConfigError(variable: string, message: string): never {
   process.stderr.write(`${JSON.stringify({ level: 'error', service: 'gateway', msg: message, variable })}\n`);
@@ -24,6 +25,8 @@ if (!keys.ok) exitWithConfigError(keys.error.variable, keys.error.message);
 const telemetry = startTelemetry('gateway', config.TRACE_EXPORTER);
 const origin = routeOrigin(config.GATEWAY_ROUTES, config.GATEWAY_ROUTES_FILE);
 if (!origin.ok) exitWithConfigError('GATEWAY_ROUTES', origin.error.message);
+// Every provider key this gateway sends upstream, of every route: none may leave it, in any form (redactRecord).
+const redactor = new SecretRedactor([config.OPENAI_API_KEY, config.ANTHROPIC_API_KEY, config.GEMINI_API_KEY]);
 const routes = RouteSource.load({
   origin: origin.value,
   defaults: defaultRoutes(config),
@@ -32,13 +35,15 @@ const routes = RouteSource.load({
   rejected: (error) => {
     logger.error('route file refused, the last good routes stay in force', { code: error.code, error: error.message });
   },
-  reloaded: (count) => {
-    logger.info('routes reloaded', { routes: count });
+  reloaded: (table) => {
+    for (const secret of table.secrets()) redactor.register(secret);
+    logger.info('routes reloaded', { routes: table.names().length });
   },
 });
 if (!routes.ok) exitWithConfigError(origin.value.kind === 'file' ? 'GATEWAY_ROUTES_FILE' : 'GATEWAY_ROUTES', routes.error.message);
+for (const secret of routes.value.current().secrets()) redactor.register(secret);
 
-const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, keys.value.keys, routes.value, logger, telemetry), {
+const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, keys.value.keys, routes.value, redactor, logger, telemetry), {
   logger: new FrameworkLogger(logger),
   bodyParser: false,
   forceCloseConnections: true,

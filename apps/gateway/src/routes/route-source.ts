@@ -17,7 +17,8 @@ export interface RouteSourceOptions {
   readonly clock: () => number;
   /** A changed file that was refused: the last good table stays in force. */
   readonly rejected: (error: RouteConfigError) => void;
-  readonly reloaded: (routes: number) => void;
+  /** A changed file is in force: its routes' secrets must be redacted from now on. */
+  readonly reloaded: (table: RouteTable) => void;
   /** How often the file is looked at (one `stat`), at most. */
   readonly checkIntervalMs?: number;
 }
@@ -56,7 +57,7 @@ export class RouteSource {
     const table = build(this.options);
     if (table.ok) {
       this.table = table.value;
-      this.options.reloaded(table.value.names().length);
+      this.options.reloaded(table.value);
     } else {
       this.options.rejected(table.error);
     }

@@ -32,7 +32,7 @@ export function routeRequest(routes: RouteTable, request: StreamRequest, anthrop
   if (!model.ok) throw new ApiError(HttpStatus.BAD_REQUEST, model.error.code, model.error.message);
   const resolved = routes.resolve(request.routeName, model.value, request.tenant);
   if (!resolved.ok) throw routeRefusal(resolved.error);
-  const plan = planUpstream(resolved.value, fields, model.value, { anthropicVersion, secrets: routes.secrets() });
+  const plan = planUpstream(resolved.value, fields, model.value, { anthropicVersion });
   return { route: resolved.value.route, plan };
 }
 

@@ -75,9 +75,9 @@ export class StreamsService {
     }
     const { route, plan } = routeRequest(this.routes.current(), { routeName, body, queryModel, tenant: principal.tenant }, this.config.ANTHROPIC_VERSION);
     const provider = route.protocol;
-    // Idempotent: the configured keys are registered at start; a route's secret (read from its file) may be new.
+    // Every route's secret is registered when its table is loaded; a secret file rotated since is read as the
+    // stream is routed, so its new value is registered here (idempotent).
     this.redactor.register(plan.secret);
-    for (const secret of plan.secrets) this.redactor.register(secret);
     const streamId = newStreamId();
     const span = trace.getTracer('llm-stream-gateway').startSpan(
       'llm.stream',

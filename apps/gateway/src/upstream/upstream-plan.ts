@@ -13,8 +13,6 @@ export interface UpstreamPlan {
   readonly route: string;
   /** The provider key sent in `headers`: it must never be recorded, even when the provider echoes it. */
   readonly secret: string;
-  /** Every route's key known when the stream started: none of them may be recorded either. */
-  readonly secrets: readonly string[];
 }
 
 export interface RequestError {
@@ -52,11 +50,11 @@ export function planUpstream(
   target: RouteResolution,
   body: Record<string, unknown>,
   model: string,
-  context: { readonly anthropicVersion: string; readonly secrets: readonly string[] },
+  context: { readonly anthropicVersion: string },
 ): UpstreamPlan {
   const { route, upstreamModel } = target;
   const json = { 'content-type': 'application/json', accept: 'text/event-stream' };
-  const common = { url: upstreamUrl(route, upstreamModel), model, route: route.name, secret: target.secret, secrets: context.secrets };
+  const common = { url: upstreamUrl(route, upstreamModel), model, route: route.name, secret: target.secret };
   const headers = (own: Readonly<Record<string, string>>): Record<string, string> => ({ ...json, ...own, ...route.headers, ...target.credentials });
   switch (route.protocol) {
     case 'openai-chat': {
