@@ -161,10 +161,7 @@ export class CheckpointedPublisher {
     if (this.holding) this.held.push(message);
     else deferPublish(this.nc, this.subject, message);
     const now = Date.now();
-    if (this.unconfirmed.length === 0) this.unconfirmedSince = now;
-    this.unconfirmed.push(message);
-    this.publishedAt.set(message, now);
-    this.published = Math.max(this.published, message.position);
+    this.keep(message, now);
     const due = this.unconfirmed.length >= this.every || now - this.unconfirmedSince >= this.repairAfterMs;
     if (due && !this.checking && !this.holding) {
       this.checking = true;
@@ -187,12 +184,17 @@ export class CheckpointedPublisher {
     flushDeferredPublishes();
     if (options.retry === false) await this.sendOnce(message);
     else await this.send(message);
-    this.published = Math.max(this.published, message.position);
     // Kept until a count confirms it like any other: the ack proves the stream holds it, not a copy (the
     // first ack to arrive may even be a copy's), and finish() republishes what a store lacks.
-    if (this.unconfirmed.length === 0) this.unconfirmedSince = Date.now();
+    this.keep(message, Date.now());
+  }
+
+  /** Remembers a sent message until a count confirms it. */
+  private keep(message: OutgoingMessage, now: number): void {
+    if (this.unconfirmed.length === 0) this.unconfirmedSince = now;
     this.unconfirmed.push(message);
-    this.publishedAt.set(message, Date.now());
+    this.publishedAt.set(message, now);
+    this.published = Math.max(this.published, message.position);
   }
 
   /** Call after the subject's last message: proves every message stored, republishing what is missing. */
@@ -205,7 +207,7 @@ export class CheckpointedPublisher {
     let republished = 0;
     for (let round = 0; ; round += 1) {
       // The end proves every store: the stream and each copy (what a copy lacks is republished like the rest).
-      const stored = (await this.confirmedCount()).everywhere;
+      const stored = (await this.confirmedCount(true)).everywhere;
       if (stored >= this.published) {
         this.unconfirmed = [];
         return { published: this.published, stored, republished };
@@ -247,7 +249,7 @@ export class CheckpointedPublisher {
    * order and readers waiting at a gap go on at once, not at the end of the stream.
    */
   private async repair(): Promise<void> {
-    const stored = (await this.confirmedCount()).stream;
+    const stored = (await this.confirmedCount(false)).stream;
     if (stored < this.sentBeforeHold) {
       const held = new Set(this.held);
       for (const message of this.unconfirmed.filter((each) => !held.has(each))) await this.send(message);
@@ -259,17 +261,20 @@ export class CheckpointedPublisher {
     for (const message of release) deferPublish(this.nc, this.subject, message);
   }
 
-  /** How many messages the subject holds, counted after every publish sent so far reached the server. */
-  private confirmedCount(): Promise<StoredCounts> {
+  /**
+   * How many messages the subject holds, counted after every publish sent so far reached the server; the
+   * copies only with `withCopies` and when the stream itself holds everything (short, it decides alone).
+   */
+  private confirmedCount(withCopies: boolean): Promise<StoredCounts> {
     flushDeferredPublishes();
     return this.retrying.run(`${this.subject}: storage check`, async () => {
       await this.nc.flush();
-      return this.storedCount();
+      return this.storedCount(withCopies);
     });
   }
 
   private async checkpoint(): Promise<void> {
-    const counts = await this.confirmedCount();
+    const counts = await this.confirmedCount(true);
     const now = Date.now();
     // `published` is read after the count arrived: every message sent before the count was taken is in it.
     // Forgotten only once every store holds them; a copy that merely lags (it stores after the stream) is
@@ -325,9 +330,10 @@ export class CheckpointedPublisher {
   }
 
   /** What the stream holds of the subject, and what every store holds (the stream and each copy). */
-  private async storedCount(): Promise<StoredCounts> {
+  private async storedCount(withCopies: boolean): Promise<StoredCounts> {
     const stream = await storedMessageCount(this.jsm, this.streamName, this.subject);
-    if (this.copies.length === 0) return { stream, everywhere: stream };
+    // `published` only grows: a stream short of it now is short of it when the caller compares.
+    if (!withCopies || this.copies.length === 0 || stream < this.published) return { stream, everywhere: stream };
     const copies = await Promise.all(this.copies.map((count) => count(this.subject)));
     return { stream, everywhere: Math.min(stream, ...copies) };
   }

@@ -1,7 +1,7 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { STREAM_NAMES, eventsSubject } from '@llm-stream/contract';
-import { CheckpointedPublisher, type OutgoingMessage } from '../src/checkpointed-publisher.js';
+import { CheckpointedPublisher, type FinishResult, type OutgoingMessage } from '../src/checkpointed-publisher.js';
 import { DEFAULT_STREAM_OPTIONS } from '../src/pipeline-streams.js';
 import { tenantEventsStreamConfig } from '../src/auth/provision-pipeline.js';
 import { tenantCopyCounter } from '../src/auth/tenant-copy-count.js';
@@ -37,6 +37,22 @@ describe("the event publisher proves the tenant's copy complete (shipped NATS co
     await nats.stop();
   });
 
+  /** An event publisher that proves acme's copy too, with no timed check before the end. */
+  async function copyProvingPublisher(subject: string): Promise<CheckpointedPublisher> {
+    return new CheckpointedPublisher(normalizer, jetstream(normalizer), await jetstreamManager(normalizer), EVENTS, subject, {
+      copies: [tenantCopyCounter(normalizer, 'acme')],
+      repairAfterMs: 60_000,
+    });
+  }
+
+  /** finish() while acme's copy is away, the copy provisioned again half a second later. */
+  async function finishWhileTheCopyComesBack(publisher: CheckpointedPublisher): Promise<FinishResult> {
+    const finished = publisher.finish();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await (await jetstreamManager(acmeAdmin)).streams.add(tenantEventsStreamConfig('acme', DEFAULT_STREAM_OPTIONS));
+    return finished;
+  }
+
   it('counts a subject in the copy; a tenant without an account has no copy to prove', async () => {
     const subject = eventsSubject('acme', 'st_count');
     await jetstream(normalizer).publish(subject, '{}', { msgID: 'st_count:1' });
@@ -49,18 +65,13 @@ describe("the event publisher proves the tenant's copy complete (shipped NATS co
     const acmeJsm = await jetstreamManager(acmeAdmin);
     const streamId = 'st_copy_acked';
     const subject = eventsSubject('acme', streamId);
-    const publisher = new CheckpointedPublisher(normalizer, jetstream(normalizer), await jetstreamManager(normalizer), EVENTS, subject, {
-      copies: [tenantCopyCounter(normalizer, 'acme')],
-      repairAfterMs: 60_000,
-    });
+    const publisher = await copyProvingPublisher(subject);
     publisher.publish(message(streamId, 1));
     await normalizer.flush();
     await acmeJsm.streams.delete(EVENTS);
     // The platform's stream acks it; the copy is away.
     await publisher.publishAcked(message(streamId, 2));
-    const finished = publisher.finish();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await acmeJsm.streams.add(tenantEventsStreamConfig('acme', DEFAULT_STREAM_OPTIONS));
+    const finished = finishWhileTheCopyComesBack(publisher);
     await expect(finished).resolves.toMatchObject({ published: 2, stored: 2 });
     expect((await acmeJsm.streams.info(EVENTS, { subjects_filter: subject })).state.subjects?.[subject]).toBe(2);
   });
@@ -69,10 +80,7 @@ describe("the event publisher proves the tenant's copy complete (shipped NATS co
     const acmeJsm = await jetstreamManager(acmeAdmin);
     const streamId = 'st_copy_gap';
     const subject = eventsSubject('acme', streamId);
-    const publisher = new CheckpointedPublisher(normalizer, jetstream(normalizer), await jetstreamManager(normalizer), EVENTS, subject, {
-      copies: [tenantCopyCounter(normalizer, 'acme')],
-      repairAfterMs: 60_000,
-    });
+    const publisher = await copyProvingPublisher(subject);
     publisher.publish(message(streamId, 1));
     await normalizer.flush();
     // The copy goes away (as while a restarted server recovers it): events 2 and 3 reach the platform only.
@@ -82,9 +90,7 @@ describe("the event publisher proves the tenant's copy complete (shipped NATS co
     await normalizer.flush();
     const platform = await (await jetstreamManager(normalizer)).streams.info(EVENTS, { subjects_filter: subject });
     expect(platform.state.subjects?.[subject]).toBe(3);
-    const finished = publisher.finish();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await acmeJsm.streams.add(tenantEventsStreamConfig('acme', DEFAULT_STREAM_OPTIONS));
+    const finished = finishWhileTheCopyComesBack(publisher);
     const result = await finished;
     expect(result).toMatchObject({ published: 3, stored: 3 });
     expect(result.republished).toBeGreaterThanOrEqual(3);
