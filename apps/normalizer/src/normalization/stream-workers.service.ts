@@ -6,8 +6,7 @@ import { STREAM_NAMES, WORK_HOLDER_QUERIES, decodeWorkItem, workHolderSubject, t
 import { JETSTREAM, JETSTREAM_MANAGER, JetStreamTransport, NATS_CONNECTION } from '@llm-stream/nest-kit';
 import { HELD, TERM, WorkProgressKeeper, ackSubjectOf, isHeldElsewhere, nak, type Settlement } from '@llm-stream/pipeline';
 import { WORK_PROGRESS_THREAD } from '@llm-stream/pipeline/work-progress-thread';
-import { natsSettings } from '@llm-stream/service-kit';
-import { JsonLogger } from '@llm-stream/service-kit';
+import { JsonLogger, natsSettings } from '@llm-stream/service-kit';
 import { NormalizerConfig } from '../config/normalizer-config.js';
 import { NormalizerMetrics } from '../metrics/normalizer-metrics.js';
 import { GatewayLeaseService } from './gateway-lease.service.js';
@@ -33,6 +32,8 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
   /** Redelivered items whose holder is being asked for: a second delivery meanwhile is not a new stream. */
   private readonly asking = new Set<string>();
   private readonly progress: WorkProgressKeeper;
+  /** NATS runs with tenant accounts (a NATS user is set): the event publishers prove each tenant's copy too. */
+  private readonly tenantCopies: boolean;
   private lagTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -47,6 +48,7 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
     private readonly logger: JsonLogger,
   ) {
     const nats = natsSettings(config);
+    this.tenantCopies = nats.user !== undefined;
     this.progress = new WorkProgressKeeper({
       servers: nats.servers,
       auth: nats,
@@ -140,7 +142,7 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
       observer: this.observer,
       workingIntervalMs: workingIntervalMs(this.config),
       progressTold: () => this.progress.running,
-      tenantCopies: natsSettings(this.config).user !== undefined,
+      tenantCopies: this.tenantCopies,
       clock: Date.now,
     });
     const done = worker
