@@ -2,7 +2,8 @@
  * One versioned schema change. Pending versions are applied in order in one transaction (both databases have
  * transactional DDL: a failed migration leaves nothing behind) and recorded in
  * `schema_migrations (version, name, applied_at)`; a version is never edited once released, a new one is
- * added instead. Each dialect has its own list (postgres/migrations, sqlite/migrations) with the same versions.
+ * added instead. Each dialect has its own list (postgres/migrations, sqlite/migrations) with the same versions; a
+ * migration whose SQL is the same on both lives once in portable-migrations and stands in both lists.
  */
 export interface Migration {
   readonly version: number;
