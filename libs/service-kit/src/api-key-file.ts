@@ -3,16 +3,28 @@ import { basename, dirname } from 'node:path';
 import { err, type Result } from '@llm-stream/contract';
 import { parseApiKeys, type ApiKeys, type ApiKeysError, type ApiKeyTable } from './api-keys.js';
 
-/** Reads and parses the key file; a file that cannot be read is an error value like a file that does not parse. */
-export function readApiKeyFile(path: string): Result<ApiKeyTable, ApiKeysError> {
+/** One read of the key file: its text (undefined when it cannot be read) and the table parsed from it. */
+export interface ApiKeyFileVersion {
+  readonly text: string | undefined;
+  readonly table: Result<ApiKeyTable, ApiKeysError>;
+}
+
+/** Reads the key file once; a file that cannot be read is an error value like a file that does not parse. */
+export function readApiKeyFileVersion(path: string): ApiKeyFileVersion {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const reason = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unreadable';
-    return err({ code: 'invalid_config', variable: 'GATEWAY_API_KEYS_FILE', message: `invalid configuration: GATEWAY_API_KEYS_FILE cannot be read (${reason})` });
+    const message = `invalid configuration: GATEWAY_API_KEYS_FILE cannot be read (${reason})`;
+    return { text: undefined, table: err({ code: 'invalid_config', variable: 'GATEWAY_API_KEYS_FILE', message }) };
   }
-  return parseApiKeys(text, 'GATEWAY_API_KEYS_FILE');
+  return { text, table: parseApiKeys(text, 'GATEWAY_API_KEYS_FILE') };
+}
+
+/** Reads and parses the key file (see {@link readApiKeyFileVersion}). */
+export function readApiKeyFile(path: string): Result<ApiKeyTable, ApiKeysError> {
+  return readApiKeyFileVersion(path).table;
 }
 
 /** What a reload did: the service logs it (the watcher itself logs nothing). */
@@ -52,7 +64,7 @@ export class ApiKeyFileWatcher {
 
   /** `initialText`: the text the current table was read from (a change is a different text). */
   start(initialText?: string): void {
-    this.lastText = initialText ?? this.readText();
+    this.lastText = initialText ?? readApiKeyFileVersion(this.path).text;
     this.watcher = watch(dirname(this.path), { persistent: false }, (_event, name) => {
       // A null name (some platforms) could be anything: re-read.
       if (name === null || name === basename(this.path) || name.startsWith('..')) this.schedule();
@@ -84,23 +96,14 @@ export class ApiKeyFileWatcher {
   }
 
   private reload(): void {
-    const text = this.readText();
+    const { text, table: parsed } = readApiKeyFileVersion(this.path);
     if (text === this.lastText) return;
     this.lastText = text;
-    const parsed = text === undefined ? readApiKeyFile(this.path) : parseApiKeys(text, 'GATEWAY_API_KEYS_FILE');
     if (!parsed.ok) {
       this.listener.rejected(parsed.error);
       return;
     }
     this.keys.replace(parsed.value);
     this.listener.reloaded(parsed.value.size);
-  }
-
-  private readText(): string | undefined {
-    try {
-      return readFileSync(this.path, 'utf8');
-    } catch {
-      return undefined;
-    }
   }
 }

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { err, ok, type Result } from '@llm-stream/contract';
-import { ApiKeyFileWatcher, readApiKeyFile } from './api-key-file.js';
+import { ApiKeyFileWatcher, readApiKeyFileVersion } from './api-key-file.js';
 import { ApiKeys, parseApiKeys, type ApiKeysError } from './api-keys.js';
 import type { JsonLogger } from './json-logger.js';
 
@@ -35,9 +34,8 @@ export function loadApiKeys(settings: ApiKeySettings, logger: JsonLogger): Resul
       message: 'invalid configuration: GATEWAY_API_KEYS_FILE and GATEWAY_API_KEYS are both set (set one)',
     });
   }
-  const initialText = safeRead(path);
   // One read: the table and the text the watcher compares against are the same version of the file.
-  const table = initialText === undefined ? readApiKeyFile(path) : parseApiKeys(initialText, 'GATEWAY_API_KEYS_FILE');
+  const { text: initialText, table } = readApiKeyFileVersion(path);
   if (!table.ok) return table;
   const keys = new ApiKeys(table.value);
   const watcher = new ApiKeyFileWatcher(path, keys, {
@@ -51,12 +49,4 @@ export function loadApiKeys(settings: ApiKeySettings, logger: JsonLogger): Resul
   });
   watcher.start(initialText);
   return ok({ keys, watcher });
-}
-
-function safeRead(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
