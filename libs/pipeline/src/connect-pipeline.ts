@@ -1,8 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
 import { NatsAuthError } from './auth/nats-auth-error.js';
-import { connectionAuthOptions, type NatsConnectionAuth } from './auth/nats-connection-auth.js';
+import { connectNats, type NatsConnectionAuth } from './auth/nats-connection-auth.js';
 import { DEFAULT_STREAM_OPTIONS, ensurePipelineStreams, missingPipelineStreams, type PipelineStreamOptions } from './pipeline-streams.js';
 
 /** Options of {@link connectPipeline}. */
@@ -28,13 +27,7 @@ export interface ConnectPipelineOptions extends NatsConnectionAuth {
  * fails the connection is closed before the error is rethrown (a caller that retries leaks none).
  */
 export async function connectPipeline(options: ConnectPipelineOptions): Promise<NatsConnection> {
-  const nc = await connect({
-    servers: [...options.servers],
-    name: options.name,
-    maxReconnectAttempts: options.maxReconnectAttempts ?? -1,
-    reconnectTimeWait: options.reconnectTimeWait ?? 500,
-    ...connectionAuthOptions(options),
-  });
+  const nc = await connectNats({ ...options, reconnectTimeWait: options.reconnectTimeWait ?? 500 });
   try {
     const jsm = await jetstreamManager(nc);
     if (options.user === undefined) {

@@ -54,7 +54,7 @@ export {
 export { backendPermissions, platformPermissions, tenantProvisionerPermissions, type SubjectPermissions } from './auth/nats-permissions.js';
 export { generateNatsCredentials, type NatsCredentials, type NatsUserCredentials } from './auth/nats-credentials.js';
 export { natsAuthServerConfig, type NatsAuthServerConfigOptions, type NatsServerTls } from './auth/nats-server-config.js';
-export { connectionAuthOptions, type NatsClientTls, type NatsConnectionAuth } from './auth/nats-connection-auth.js';
+export { connectNats, connectionAuthOptions, type NatsClientTls, type NatsConnectOptions, type NatsConnectionAuth } from './auth/nats-connection-auth.js';
 export { provisionPipeline, tenantEventsStreamConfig, type ProvisionPipelineOptions } from './auth/provision-pipeline.js';
 export { parseNatsCredentials, type NatsCredentialsError } from './auth/parse-nats-credentials.js';
 export { connectNatsUser, type ConnectNatsUserOptions } from './auth/connect-nats-user.js';

@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { connect } from '@nats-io/transport-node';
 import { encodeGatewayLease } from '@llm-stream/contract';
-import { connectionAuthOptions } from '@llm-stream/pipeline';
+import { connectNats } from '@llm-stream/pipeline';
 import type { LeaseWorkerData, MainThreadBeat } from './lease-worker-protocol.js';
 
 /**
@@ -20,13 +19,7 @@ parentPort?.on('message', (beat: MainThreadBeat) => {
   openStreams = beat.openStreams;
 });
 
-const nc = await connect({
-  servers: [...settings.servers],
-  name: `${settings.name}-lease`,
-  maxReconnectAttempts: -1,
-  reconnectTimeWait: 500,
-  ...connectionAuthOptions(settings.auth ?? {}),
-});
+const nc = await connectNats({ ...settings.auth, servers: settings.servers, name: `${settings.name}-lease`, reconnectTimeWait: 500 });
 
 function renew(): void {
   if (nc.isClosed() || Date.now() - lastBeatAt > settings.mainStallMs) return;

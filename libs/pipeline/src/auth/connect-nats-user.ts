@@ -1,7 +1,6 @@
 import type { NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
 import type { NatsUserCredentials } from './nats-credentials.js';
-import { connectionAuthOptions, type NatsClientTls } from './nats-connection-auth.js';
+import { connectNats, type NatsClientTls } from './nats-connection-auth.js';
 
 /** What {@link connectNatsUser} needs. */
 export interface ConnectNatsUserOptions {
@@ -17,12 +16,6 @@ export interface ConnectNatsUserOptions {
 
 /** A plain NATS connection as one user of a generated configuration (the provisioner, a backend, a test's observer). */
 export function connectNatsUser(options: ConnectNatsUserOptions): Promise<NatsConnection> {
-  const { user, tls } = options;
-  return connect({
-    servers: [...options.servers],
-    name: options.name,
-    maxReconnectAttempts: options.maxReconnectAttempts ?? -1,
-    reconnectTimeWait: options.reconnectTimeWait ?? 250,
-    ...connectionAuthOptions({ user: user.user, password: user.password, ...(tls === undefined ? {} : { tls }) }),
-  });
+  const { user, ...connection } = options;
+  return connectNats({ ...connection, user: user.user, password: user.password });
 }

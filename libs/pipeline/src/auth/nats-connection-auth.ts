@@ -1,4 +1,5 @@
-import type { ConnectionOptions } from '@nats-io/nats-core';
+import type { ConnectionOptions, NatsConnection } from '@nats-io/nats-core';
+import { connect } from '@nats-io/transport-node';
 import { PLATFORM_IDENTITIES, inboxPrefixOf } from './nats-identities.js';
 
 /** TLS to NATS: the CA the server's certificate must chain to, and a client certificate when the server asks for one. */
@@ -36,4 +37,26 @@ export function connectionAuthOptions(auth: NatsConnectionAuth): Partial<Connect
           },
         }),
   };
+}
+
+/** A connection of one identity: where, under which name, how it reconnects, and its user and TLS. */
+export interface NatsConnectOptions extends NatsConnectionAuth {
+  readonly servers: readonly string[];
+  /** Connection name (the server's `/connz` shows it). */
+  readonly name: string;
+  /** Default -1: the connection outlives a NATS restart. */
+  readonly maxReconnectAttempts?: number;
+  /** Wait between reconnect attempts to one server, in ms; default 250. */
+  readonly reconnectTimeWait?: number;
+}
+
+/** Connects as one identity: the one way the pipeline's processes and threads open a NATS connection. */
+export function connectNats(options: NatsConnectOptions): Promise<NatsConnection> {
+  return connect({
+    servers: [...options.servers],
+    name: options.name,
+    maxReconnectAttempts: options.maxReconnectAttempts ?? -1,
+    reconnectTimeWait: options.reconnectTimeWait ?? 250,
+    ...connectionAuthOptions(options),
+  });
 }

@@ -1,6 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { connect } from '@nats-io/transport-node';
-import { connectionAuthOptions } from '../auth/nats-connection-auth.js';
+import { connectNats } from '../auth/nats-connection-auth.js';
 import { HELD_ANSWER, type ProgressThreadReady, type ToProgressThread, type WorkProgressThreadData } from './work-progress-protocol.js';
 
 /**
@@ -34,13 +33,7 @@ parentPort?.on('message', (message: ToProgressThread) => {
   }
 });
 
-const nc = await connect({
-  servers: [...settings.servers],
-  name: `${settings.name}-progress`,
-  maxReconnectAttempts: -1,
-  reconnectTimeWait: 250,
-  ...connectionAuthOptions(settings.auth ?? {}),
-});
+const nc = await connectNats({ ...settings.auth, servers: settings.servers, name: `${settings.name}-progress` });
 
 const queries = nc.subscribe(settings.holderQueries, {
   callback: (error, message) => {
