@@ -1,6 +1,6 @@
 import type { JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection, Status } from '@nats-io/nats-core';
-import { WakeablePause } from '@llm-stream/pipeline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LlmStreamClientError } from './client-error.js';
 
 /** What {@link ConsumerPump.next} got: a message, the deadline, or the end after {@link ConsumerPump.close}. */
@@ -42,7 +42,8 @@ export class ConsumerPump {
   private closing = false;
   private resumeFrom: number | undefined;
   private opened = false;
-  private readonly pause = new WakeablePause();
+  /** Aborted by close(): ends a reopen backoff at once. */
+  private readonly closed = new AbortController();
   private reopenCount = 0;
   private readonly statuses: AsyncIterable<Status>;
 
@@ -94,7 +95,7 @@ export class ConsumerPump {
   close(): void {
     if (this.closing) return;
     this.closing = true;
-    this.pause.wake();
+    this.closed.abort();
     stopIterating(this.statuses);
     this.stop(this.consumer);
   }
@@ -106,13 +107,17 @@ export class ConsumerPump {
     }
   }
 
+  private async backoff(ms: number): Promise<void> {
+    await sleep(ms, undefined, { signal: this.closed.signal }).catch(() => undefined);
+  }
+
   private stop(consumer: OpenedConsumer | undefined): void {
     consumer?.stop();
   }
 
   private async reopen(): Promise<AsyncIterator<JsMsg> | undefined> {
     for (let attempt = 0; !this.isClosing(); attempt += 1) {
-      if (this.opened) await this.pause.wait(REOPEN_BACKOFF_MS[Math.min(attempt, REOPEN_BACKOFF_MS.length - 1)] ?? 0);
+      if (this.opened) await this.backoff(REOPEN_BACKOFF_MS[Math.min(attempt, REOPEN_BACKOFF_MS.length - 1)] ?? 0);
       if (this.isClosing()) break;
       try {
         this.consumer = await this.open(this.resumeFrom);

@@ -1,5 +1,3 @@
-// The wire format of contract events on NATS, for backends that read messages themselves.
-export { decodeEventMessage, type EventMessage, type EventMessageError } from '@llm-stream/pipeline';
 export { LlmStreamClient } from './llm-stream-client.js';
 export {
   CLIENT_DEFAULTS,
