@@ -1,18 +1,13 @@
+import type { EventMessageError } from '@llm-stream/contract';
 import type { StreamGapError } from './stream-gap-error.js';
 
 /**
- * Why a message was not delivered as an event: the wire codes (not an event subject,
+ * Why a message was not delivered as an event: the codes of `decodeEventMessage` (not an event subject,
  * not JSON, schema violation, stream id differs from the subject's), `invalid_seq` (not a positive integer;
  * only checked this way with `validate: false`), and `event_after_terminal` (a seq after its stream's
  * terminal event, which the contract forbids).
  */
-export type InvalidEventCode =
-  | 'not_an_event_subject'
-  | 'invalid_json'
-  | 'schema_violation'
-  | 'stream_mismatch'
-  | 'invalid_seq'
-  | 'event_after_terminal';
+export type InvalidEventCode = EventMessageError['code'] | 'invalid_seq' | 'event_after_terminal';
 
 /** A message skipped because it is not a deliverable event. It never ends the iteration. */
 export interface InvalidEventReport {

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { CONTRACT_VERSION } from '@llm-stream/contract';
 import { ensurePipelineStreams } from '@llm-stream/pipeline';
@@ -20,12 +20,14 @@ async function npm(cwd: string, args: readonly string[]): Promise<string> {
 describe('@llm-stream/contract and @llm-stream/client packed, installed outside the workspace (real nats-server)', () => {
   let server: NatsServerHandle;
   let nc: NatsConnection;
+  let jsm: JetStreamManager;
   let scratch: string;
 
   beforeAll(async () => {
     server = await startNatsServer();
     nc = await connect({ servers: server.url });
-    await ensurePipelineStreams(await jetstreamManager(nc));
+    jsm = await jetstreamManager(nc);
+    await ensurePipelineStreams(jsm);
     scratch = mkdtempSync(join(tmpdir(), 'llm-stream-packed-'));
   });
 
@@ -53,7 +55,6 @@ describe('@llm-stream/contract and @llm-stream/client packed, installed outside 
     await npm(scratch, ['install', ...tarballs, '@nats-io/transport-node@^3.4.0', 'typescript@5.9.3', '@types/node@^24']);
     await runCommandOrThrow(NODE, [join(scratch, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', scratch], { cwd: scratch, timeoutMs: 120_000 });
 
-    const jsm = await jetstreamManager(nc);
     await publishStored(nc, jsm, 'demo', textStream('st_packed', 'demo', ['Hello ', 'from a tarball']));
     const run = await runCommandOrThrow(NODE, [join(scratch, 'out', 'example.js'), 'st_packed'], {
       cwd: scratch,

@@ -134,6 +134,7 @@ export {
 } from './assembler/assembled-result.js';
 export { Assembler } from './assembler/assembler.js';
 export { assemble } from './assembler/assemble.js';
+export { decodeEventMessage, type EventMessageError } from './nats/event-message.js';
 export { decodeWorkItem, encodeWorkItem, type WorkItem, type WorkItemError } from './nats/work-item.js';
 export {
   CANCEL_SUBJECTS,

@@ -1,5 +1,5 @@
 export { headerLookup, toNatsHeaders } from './nats-headers.js';
-export { decodeEventMessage, encodeEventMessage, type EventMessage, type EventMessageError } from './event-message.js';
+export { encodeEventMessage, type EventMessage } from './event-message.js';
 export {
   DEFAULT_STREAM_OPTIONS,
   ensurePipelineStreams,

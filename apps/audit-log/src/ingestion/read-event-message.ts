@@ -1,5 +1,4 @@
-import { decodeEventMessage } from '@llm-stream/pipeline';
-import { EVENT_TYPES, err, ok, type HeaderLookup, type Result } from '@llm-stream/contract';
+import { EVENT_TYPES, decodeEventMessage, err, ok, type HeaderLookup, type Result } from '@llm-stream/contract';
 import type { IncomingEvent } from '../store/audit-repository.js';
 import { traceIdOf } from './trace-id.js';
 

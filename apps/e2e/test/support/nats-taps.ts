@@ -1,7 +1,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { OrderedReader, decodeEventMessage } from '@llm-stream/pipeline';
-import { STREAM_NAMES, isTerminalEvent, tenantEventsWildcard, type ContractEvent } from '@llm-stream/contract';
+import { OrderedReader } from '@llm-stream/pipeline';
+import { STREAM_NAMES, decodeEventMessage, isTerminalEvent, tenantEventsWildcard, type ContractEvent } from '@llm-stream/contract';
 import { waitFor } from '@llm-stream/testing';
 
 /**

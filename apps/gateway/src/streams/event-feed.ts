@@ -1,7 +1,7 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { BLOCK_KINDS, EVENT_TYPES, HEADERS, STREAM_NAMES, eventsSubject, type BlockKind, type ContractEventType } from '@llm-stream/contract';
-import { LiveLogReader, decodeEventMessage, type LogMessage } from '@llm-stream/pipeline';
+import { BLOCK_KINDS, EVENT_TYPES, HEADERS, STREAM_NAMES, decodeEventMessage, eventsSubject, type BlockKind, type ContractEventType } from '@llm-stream/contract';
+import { LiveLogReader, type LogMessage } from '@llm-stream/pipeline';
 
 /**
  * One stored contract event as the HTTP client gets it: its JSON exactly as the normalizer stored it (never

@@ -3,11 +3,12 @@ import { SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { decodeEventMessage, storedMessageCount } from '@llm-stream/pipeline';
+import { storedMessageCount } from '@llm-stream/pipeline';
 import {
   STREAM_NAMES,
   cancelSubject,
   decodeCancelReply,
+  decodeEventMessage,
   encodeCancelRequest,
   encodeReaderNotice,
   eventsSubject,
