@@ -14,9 +14,12 @@ export async function provisionCommand(credentialsPath: string | undefined, env:
   const credentials = await readCredentials(credentialsPath);
   const servers = (env['NATS_URL'] ?? 'nats://127.0.0.1:4222').split(',');
   const tls = clientTls(env);
-  await provisionPipeline({ servers, credentials, streams: streamLimits(env), ...(tls === undefined ? {} : { tls }) });
+  const report = await provisionPipeline({ servers, credentials, streams: streamLimits(env), ...(tls === undefined ? {} : { tls }) });
   const tenants = Object.keys(credentials.tenants);
   process.stdout.write(`provisioned LLM_RAW, LLM_EVENTS, LLM_WORK and the LLM_EVENTS of ${tenants.length === 0 ? 'no tenant' : tenants.join(', ')} on ${servers.join(',')}\n`);
+  for (const tenant of report.recreatedCopies) {
+    process.stdout.write(`recreated the LLM_EVENTS of ${tenant} as a copy sourced from the platform's (it was of the earlier, capturing form); backends' durable consumers on it must be created again\n`);
+  }
   return 0;
 }
 
