@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, runCommandOrThrow, startProcess } from '@llm-stream/testing';
 import { publishStored } from './nats-events.js';
@@ -18,7 +18,17 @@ function typeScriptBlocks(markdown: string, heading: string): string[] {
   return [...section.matchAll(/\n```ts\n([\s\S]*?)\n```\n/g)].map((match) => `${match[1]!}\n`);
 }
 
-describe('libs/client/README.md\'s tool runner, run as written (real nats-server, compiled outside the workspace)', () => {
+/**
+ * Makes `scratch` an ES module project that sees the workspace's packages as an installed project would:
+ * @llm-stream/client resolves to its built dist.
+ */
+function asInstalledProject(scratch: string): void {
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'readme-example', private: true, type: 'module' }));
+  const link = join(scratch, 'node_modules');
+  if (!existsSync(link)) symlinkSync(join(repoRoot(), 'node_modules'), link, 'dir');
+}
+
+describe('libs/client/README.md\'s examples as written, compiled outside the workspace (the tool runner run against a real nats-server)', () => {
   const suite = scratchSuite('llm-stream-readme-');
 
   it('runs the demo\'s get_weather call of the completed demo stream once, reports the cut one, and stops on SIGTERM', async () => {
@@ -29,13 +39,11 @@ describe('libs/client/README.md\'s tool runner, run as written (real nats-server
     expect(main).toContain("from './tool-runner.js'");
     writeFileSync(join(scratch, 'tool-runner.ts'), runner);
     writeFileSync(join(scratch, 'main.ts'), main);
-    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'readme-example', private: true, type: 'module' }));
     writeFileSync(
       join(scratch, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, types: ['node'], outDir: 'out' }, files: ['main.ts', 'tool-runner.ts'] }),
     );
-    // The workspace's packages as an installed project sees them: @llm-stream/client resolves to its built dist.
-    symlinkSync(join(repoRoot(), 'node_modules'), join(scratch, 'node_modules'), 'dir');
+    asInstalledProject(scratch);
     await runCommandOrThrow(NODE, [join(repoRoot(), 'node_modules', 'typescript', 'bin', 'tsc'), '-p', scratch], { cwd: scratch, timeoutMs: 120_000 });
 
     await publishStored(nc, jsm, 'demo', toolCallStream('st_readme_done', 'demo', 'completed', WEATHER_CALL));
@@ -63,5 +71,21 @@ describe('libs/client/README.md\'s tool runner, run as written (real nats-server
     } finally {
       if (backend.exit === undefined) await backend.kill();
     }
+  });
+
+  it('compiles the HTTP client example of the README as written, against the built entry point', async () => {
+    const { scratch } = suite();
+    const [example] = typeScriptBlocks(readFileSync(README, 'utf8'), '## Over HTTP (`@llm-stream/client/http`)');
+    expect(example).toContain("from '@llm-stream/client/http'");
+    writeFileSync(join(scratch, 'http-example.ts'), example!);
+    asInstalledProject(scratch);
+    writeFileSync(
+      join(scratch, 'tsconfig.http.json'),
+      JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, types: ['node'], noEmit: true }, files: ['http-example.ts'] }),
+    );
+    await runCommandOrThrow(NODE, [join(repoRoot(), 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(scratch, 'tsconfig.http.json')], {
+      cwd: scratch,
+      timeoutMs: 120_000,
+    });
   });
 });
