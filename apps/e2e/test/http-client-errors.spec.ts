@@ -5,6 +5,7 @@ import { GATEWAY_ERROR_CODES, GatewayError, HttpStreamError, LlmStreamHttpClient
 import { repoRoot, waitFor } from '@llm-stream/testing';
 import { API_KEYS, gatewayApiKeysEnv, sha256Hex } from './support/api-keys.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
+import { CuttingProxy } from './support/http-client-cutting-proxy.js';
 import { registerScenario } from './support/replay-control.js';
 
 /** The string literals of a TypeScript union type alias in a source file. */
@@ -80,6 +81,62 @@ describe('@llm-stream/client/http: the gateway\'s error codes as typed errors (r
     const error = await failureOf(client('http://127.0.0.1:9').createStream('anthropic', { model: 'simple_text', messages: [] }));
     expect(error).toBeInstanceOf(HttpStreamError);
     expect(error).toMatchObject({ code: 'connection_failed' });
+  });
+
+  it('resume_exhausted: the connection breaks and no gateway answers again; the last failure is its cause', async () => {
+    const scenario = await registerScenario(pipeline.replay.url, { responses: [{ synthetic: { frames: 200, frame_interval_ms: 20 } }] });
+    const proxy = await CuttingProxy.start(pipeline.gatewayUrl, () => ({ afterBytes: 1_500, how: 'reset' }));
+    const stream = client(proxy.url).createStream('anthropic', { model: `scenario:${scenario}`, max_tokens: 64, messages: [] });
+    const streamId = await stream.streamId;
+    // The open response goes on until its cut; every resume attempt after it is refused.
+    proxy.refuseNew();
+    const events: ContractEvent[] = [];
+    const error = await (async () => {
+      for await (const event of stream) events.push(event);
+    })().then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(HttpStreamError);
+    expect(error).toMatchObject({ code: 'resume_exhausted', cause: { code: 'connection_failed' } });
+    expect(stream.stats).toMatchObject({ connections: 1, failedResumes: 3 });
+    // What was delivered before the cut is the stored stream's beginning, exactly.
+    expect(events.length).toBeGreaterThan(0);
+    expect(events).toStrictEqual((await pipeline.acmeEvents.waitForTerminal(streamId, 30_000)).slice(0, events.length));
+    await expect(stream.result()).rejects.toBe(error);
+    await proxy.close();
+  });
+
+  it('aborted: the caller\'s signal ends the reading at once; the stream goes on for a reader that resumes', async () => {
+    const scenario = await registerScenario(pipeline.replay.url, { responses: [{ synthetic: { frames: 60, frame_interval_ms: 20 } }] });
+    const abort = new AbortController();
+    const http = client(pipeline.gatewayUrl);
+    const stream = http.createStream('anthropic', { model: `scenario:${scenario}`, max_tokens: 64, messages: [] }, { signal: abort.signal });
+    const seen: ContractEvent[] = [];
+    const error = await (async () => {
+      for await (const event of stream) {
+        seen.push(event);
+        if (event.type === 'block.delta') abort.abort();
+      }
+    })().then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toMatchObject({ name: 'HttpStreamError', code: 'aborted' });
+    const again = (() => {
+      try {
+        stream[Symbol.asyncIterator]();
+        return undefined;
+      } catch (failure) {
+        return failure;
+      }
+    })();
+    expect(again).toMatchObject({ name: 'HttpStreamError', code: 'already_iterated' });
+    const rest = http.resumeStream(await stream.streamId, { afterSeq: seen.at(-1)!.seq });
+    const outcome = await rest.result();
+    expect(outcome.status).toBe('completed');
+    const all = await pipeline.acmeEvents.waitForTerminal(outcome.streamId);
+    expect(rest.stats.delivered).toBe(all.length - seen.length);
   });
 
   it('cancel(): the stream ends interrupted (client_cancelled), which the iteration delivers; a second cancel is already_ended', async () => {

@@ -40,8 +40,14 @@ export class CuttingProxy {
     return { connections: this.opened, cuts: this.cutCount };
   }
 
+  /** Stops accepting connections (a new one is refused); the open ones go on until their cut. */
+  refuseNew(): void {
+    this.server.close();
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
+    if (!this.server.listening) return;
     await new Promise<void>((resolve) => this.server.close(() => { resolve(); }));
   }
 

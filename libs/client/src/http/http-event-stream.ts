@@ -72,7 +72,7 @@ export class HttpEventStream implements AsyncIterable<ContractEvent> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ContractEvent> {
-    if (this.iterated) throw new HttpStreamError('invalid_event', 'an HttpEventStream is iterated once');
+    if (this.iterated) throw new HttpStreamError('already_iterated', 'an HttpEventStream is iterated once (result() after the loop gives its outcome)');
     this.iterated = true;
     return this.events();
   }

@@ -13,7 +13,9 @@ export type HttpStreamErrorCode =
   /** The connection broke and every resume attempt failed; `cause` has the last failure. */
   | 'resume_exhausted'
   /** The caller's signal aborted the stream. */
-  | 'aborted';
+  | 'aborted'
+  /** A stream was iterated twice: each one is a single pass over its events. */
+  | 'already_iterated';
 
 /** An error of the HTTP client; `code` tells which. */
 export class HttpStreamError extends CodedError<HttpStreamErrorCode> {
