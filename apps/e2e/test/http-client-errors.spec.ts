@@ -30,13 +30,21 @@ const NO_SCOPE_KEY = 'e2e-key-acme-audit-only-5b7c';
 
 describe('@llm-stream/client/http: the gateway\'s error codes as typed errors (real gateway)', () => {
   let pipeline: Pipeline;
-  /** A second gateway with tight limits: one open stream, 2 KB bodies, and a key without the streams scope. */
+  /** A second gateway with tight limits: one open stream, 2 KB bodies, a key without the streams scope, globex kept to one route. */
   let strictUrl: string;
 
   beforeAll(async () => {
     pipeline = await startPipeline();
     const keys = [...(JSON.parse(gatewayApiKeysEnv()) as unknown[]), { sha256: sha256Hex(NO_SCOPE_KEY), tenant: 'acme', scopes: ['audit:read'] }];
-    strictUrl = (await pipeline.addGateway({ MAX_OPEN_STREAMS: '1', MAX_BODY_BYTES: '2048', GATEWAY_API_KEYS: JSON.stringify(keys) })).url;
+    strictUrl = (
+      await pipeline.addGateway({
+        MAX_OPEN_STREAMS: '1',
+        MAX_BODY_BYTES: '2048',
+        GATEWAY_API_KEYS: JSON.stringify(keys),
+        // Tenant globex may use the openai-chat protocol only.
+        GATEWAY_ROUTES: JSON.stringify({ tenants: { globex: { routes: ['openai-chat'] } } }),
+      })
+    ).url;
   });
 
   afterAll(async () => {
@@ -56,6 +64,7 @@ describe('@llm-stream/client/http: the gateway\'s error codes as typed errors (r
   it.each<[GatewayErrorCode, number, () => { readonly streamId: Promise<string>; result(): Promise<unknown> }]>([
     ['unauthorized', 401, () => client(pipeline.gatewayUrl, 'not-a-key').createStream('anthropic', { model: 'simple_text', messages: [] })],
     ['insufficient_scope', 403, () => client(strictUrl, NO_SCOPE_KEY).createStream('anthropic', { model: 'simple_text', messages: [] })],
+    ['route_not_allowed', 403, () => client(strictUrl, API_KEYS.globex).createStream('anthropic', { model: 'simple_text', messages: [] })],
     ['unknown_provider', 404, () => client(pipeline.gatewayUrl).createStream('no-such-route', { model: 'simple_text', messages: [] })],
     ['invalid_request', 400, () => client(pipeline.gatewayUrl).createStream('anthropic', ['not', 'an', 'object'])],
     ['body_too_large', 413, () => client(strictUrl).createStream('anthropic', { model: 'simple_text', messages: [{ role: 'user', content: 'x'.repeat(4_096) }] })],
@@ -75,6 +84,20 @@ describe('@llm-stream/client/http: the gateway\'s error codes as typed errors (r
     expect(error).toMatchObject({ code: 'overloaded', status: 503, retryAfterSeconds: 1 });
     expect(await holder.cancel()).toBe('cancelling');
     expect((await holder.result()).status).toBe('interrupted');
+  });
+
+  it('unavailable (503): a gateway that is draining for its shutdown refuses new streams; its open stream ends with a terminal event', async () => {
+    const draining = await pipeline.addGateway();
+    const scenario = await registerScenario(pipeline.replay.url, { responses: [{ synthetic: { frames: 300, frame_interval_ms: 20 } }] });
+    const holder = client(draining.url).createStream('anthropic', { model: `scenario:${scenario}`, max_tokens: 64, messages: [] });
+    await holder.streamId;
+    const stopped = draining.process.stop('SIGTERM', 15_000);
+    await draining.process.waitForLine(/"msg":"draining"/);
+    const error = await failureOf(client(draining.url).createStream('anthropic', { model: 'simple_text', max_tokens: 64, messages: [] }));
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ code: 'unavailable', status: 503 });
+    expect((await holder.result()).status).toBe('interrupted');
+    await stopped;
   });
 
   it('connection_failed: nothing listens at the base URL (not retried: the stream may not exist)', async () => {
