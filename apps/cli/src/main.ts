@@ -24,8 +24,8 @@ const USAGE = `usage: llm-stream <command> [options] <file>
   hash-key  <api-key>   print the SHA-256 digest to put in GATEWAY_API_KEYS
   nats-credentials --tenants <t,...>
                         print fresh random passwords of every NATS user, as JSON (keep them in a Secret)
-  nats-config --credentials <file> [--tls-cert <pem> --tls-key <pem> [--tls-ca <pem>]]
-                        print the nats-server configuration of accounts, users and permissions (and TLS)
+  nats-config --credentials <file> [--tls-cert <pem> --tls-key <pem> [--tls-ca <pem>]] [--output <file>]
+                        print (or write) the nats-server configuration of accounts, users and permissions (and TLS)
   provision --credentials <file>
                         create the JetStream streams (platform and tenants) on NATS_URL: the operator step
   check-streams [--wait <seconds>]
@@ -54,6 +54,7 @@ async function run(argv: readonly string[]): Promise<number> {
       'tls-key': { type: 'string' },
       'tls-ca': { type: 'string' },
       wait: { type: 'string' },
+      output: { type: 'string' },
     },
   });
   switch (command) {
@@ -68,7 +69,7 @@ async function run(argv: readonly string[]): Promise<number> {
     case 'nats-credentials':
       return natsCredentialsCommand(values.tenants);
     case 'nats-config':
-      return natsConfigCommand({ credentials: values.credentials, tlsCert: values['tls-cert'], tlsKey: values['tls-key'], tlsCa: values['tls-ca'] });
+      return natsConfigCommand({ credentials: values.credentials, tlsCert: values['tls-cert'], tlsKey: values['tls-key'], tlsCa: values['tls-ca'], output: values.output });
     case 'provision':
       return provisionCommand(values.credentials, process.env);
     case 'check-streams':
