@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { SUBJECT_ROOTS, parseGatewayInstanceId } from '@llm-stream/contract';
+import { STREAM_NAMES, SUBJECT_ROOTS, parseGatewayInstanceId } from '@llm-stream/contract';
 import { connectNatsUser, parseNatsCredentials } from '@llm-stream/pipeline';
 import { collectSse, getFreePort, httpStatus, repoRoot, startProcess, waitFor, type ManagedProcess } from '@llm-stream/testing';
 import { AsyncApiSchemas, errorsOf, loadAsyncApi } from '../src/asyncapi.js';
@@ -37,6 +38,9 @@ interface Running {
 }
 
 const secrets = renderedSecrets(model.objects);
+const parsedCredentials = parseNatsCredentials(secrets[NATS_SECRET]?.[CREDENTIALS_KEY] ?? '');
+if (!parsedCredentials.ok) throw new Error(`the dev NATS credentials: ${parsedCredentials.error.message}`);
+const credentials = parsedCredentials.value;
 const pods = new PodRunner(root, model.objects, secrets);
 let natsUrl = '';
 let nc: NatsConnection | undefined;
@@ -80,10 +84,8 @@ async function start(app: (typeof APPS)[number], overrides: Readonly<Record<stri
 beforeAll(async () => {
   natsUrl = await pods.startNats();
   await pods.provision(natsUrl, ['gateway', 'normalizer', 'audit-log']);
-  const credentials = parseNatsCredentials(secrets[NATS_SECRET]?.[CREDENTIALS_KEY] ?? '');
-  if (!credentials.ok) throw new Error(credentials.error.message);
   // The test observes as the platform's administrator (a service's user may read only what it does).
-  nc = await connectNatsUser({ servers: [natsUrl], name: 'deploy-checks-observer', user: credentials.value.platform.provisioner });
+  nc = await connectNatsUser({ servers: [natsUrl], name: 'deploy-checks-observer', user: credentials.platform.provisioner });
   const replay = await start('replay-provider', {});
   const upstream = { OPENAI_BASE_URL: replay.baseUrl, ANTHROPIC_BASE_URL: replay.baseUrl, GEMINI_BASE_URL: replay.baseUrl };
   await start('gateway', { NATS_URL: natsUrl, JETSTREAM_REPLICAS: '1', ...upstream });
@@ -141,7 +143,7 @@ describe('the dev overlay, run from the image layouts', () => {
     expect(leased).toEqual({ name: running.get('gateway')?.env['GATEWAY_ID'] ?? '', instance: expect.stringMatching(/^[0-9a-f]{8}$/) as unknown });
   });
 
-  it('streams a recorded answer end to end with the example API key and provider key', async () => {
+  it('streams a recorded answer end to end with the example API key and provider key; tenant acme\'s backend finds it in its own copy', async () => {
     const gateway = running.get('gateway');
     if (gateway === undefined) throw new Error('the gateway did not start');
     const response = await fetch(`${gateway.baseUrl}/v1/streams/anthropic`, {
@@ -154,5 +156,20 @@ describe('the dev overlay, run from the image layouts', () => {
     const types = events.map((event) => (JSON.parse(event.data) as { type: string }).type);
     expect(types[0]).toBe('stream.start');
     expect(types[types.length - 1]).toBe('stream.done');
+    // A backend of tenant acme, connected as deploy/README.md tells (its user and password from the credentials),
+    // finds the stream's events in its own account's copy.
+    const backendUser = credentials.tenants['acme']?.backend;
+    if (backendUser === undefined) throw new Error('the dev credentials have no backend of acme');
+    const backend = await connectNatsUser({ servers: [natsUrl], name: 'deploy-checks-backend-acme', user: backendUser, maxReconnectAttempts: 0 });
+    try {
+      const jsm = await jetstreamManager(backend);
+      const copied = await waitFor(async () => ((await jsm.streams.info(STREAM_NAMES.events)).state.messages >= events.length ? true : undefined), {
+        description: `tenant acme's copy to hold the stream's ${String(events.length)} events`,
+        timeoutMs: 10_000,
+      });
+      expect(copied).toBe(true);
+    } finally {
+      await backend.close();
+    }
   });
 });
