@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -55,6 +55,13 @@ describe('llm-stream nats-credentials, nats-config, provision', () => {
     const copy = (await (await jetstreamManager(tenant)).streams.info(STREAM_NAMES.events)).config;
     expect(copy.sources?.map(({ name, filter_subject }) => ({ name, filter_subject }))).toEqual([{ name: STREAM_NAMES.events, filter_subject: 'llm.events.globex.>' }]);
     await tenant.close();
+  });
+
+  it('nats-config --output writes the same configuration to a file only its owner reads (the NATS pods\' init container)', () => {
+    const output = join(scratch, 'authorization.conf');
+    expect(run(['nats-config', '--credentials', credentialsFile, '--output', output])).toEqual({ status: 0, stdout: '', stderr: '' });
+    expect(readFileSync(output, 'utf8')).toBe(run(['nats-config', '--credentials', credentialsFile]).stdout);
+    expect(statSync(output).mode & 0o777).toBe(0o600);
   });
 
   it.each([
