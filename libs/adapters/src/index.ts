@@ -5,6 +5,7 @@ export { parseSseRecord } from './sse/sse-record.js';
 export { DEFAULT_MAX_HELD_RECORDS, NormalizerSession, type NormalizerSessionOptions, type UnknownEventCounter } from './session/normalizer-session.js';
 export { TraceRecorder, type UnstampedRecord } from './session/trace-recorder.js';
 export { runTranscript, type TranscriptOptions, type TranscriptResult } from './session/run-transcript.js';
+export { replayTrace, type ReplayTraceOptions } from './session/replay-trace.js';
 export { CONFORMANCE_EPOCH_MS, conformanceRunOptions } from './session/conformance-run.js';
 export { AnthropicAdapter } from './anthropic/anthropic-adapter.js';
 export { OpenAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';

@@ -1,4 +1,4 @@
-import { NormalizerSession, createProviderAdapter } from '@llm-stream/adapters';
+import { replayTrace } from '@llm-stream/adapters';
 import type { ContractEvent, TraceRecord } from '@llm-stream/contract';
 import type { StoredRawRecord } from '../store/audit-repository.js';
 
@@ -12,17 +12,14 @@ export interface ReplayedRecord {
 
 /**
  * Which events each raw record produced, recomputed at query time: the stored records are replayed, in the
- * order LLM_RAW held them, through the same deterministic NormalizerSession the normalizer runs (events carry
- * the receive time, not the raw_seq, so the mapping is not in the events themselves). Storing it at ingestion
- * would duplicate every event; the replay costs a few milliseconds per stream and also proves the stored
+ * order LLM_RAW held them, by `replayTrace` of the adapters lib (the normalizer's own session). Storing it at
+ * ingestion would duplicate every event; the replay costs a few milliseconds per stream and also proves the stored
  * events are what the stored trace yields (see the raw route's `replay` summary).
  */
 export function replayRawTrace(records: readonly StoredRawRecord[]): ReplayedRecord[] {
-  const session = new NormalizerSession({ createAdapter: createProviderAdapter });
-  return records.map((stored) => {
-    const record = toTraceRecord(stored);
-    return { stored, record, events: record === null ? [] : session.accept(record) };
-  });
+  const traced = records.map(toTraceRecord);
+  const produced = replayTrace(traced);
+  return records.map((stored, index) => ({ stored, record: traced[index] ?? null, events: produced[index] ?? [] }));
 }
 
 function toTraceRecord(stored: StoredRawRecord): TraceRecord | null {
