@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 import { conformanceRunOptions } from '@llm-stream/adapters';
 import { isValidStreamId, isValidTenant } from '@llm-stream/contract';
 import { assembleCommand } from './commands/assemble-command.js';
+import { AuditApiError } from './audit/audit-api-error.js';
 import { checkStreamsCommand } from './commands/check-streams-command.js';
+import { exportCommand } from './commands/export-command.js';
 import { hashKeyCommand } from './commands/hash-key-command.js';
 import { natsConfigCommand } from './commands/nats-config-command.js';
 import { natsCredentialsCommand } from './commands/nats-credentials-command.js';
@@ -28,10 +30,15 @@ const USAGE = `usage: llm-stream <command> [options] <file>
                         print (or write) the nats-server configuration of accounts, users and permissions (and TLS)
   provision --credentials <file>
                         create the JetStream streams (platform and tenants) on NATS_URL: the operator step
+  export <stream_id> --audit <url> --key <key> [--out <dir>] [--name <name>]
+                        write a stored stream as a conformance fixture: <out>/<provider>/<name>.sse (the
+                        frames of its final attempt, byte-exact), .events.json and .expect.json (needs an
+                        audit:full key; existing files are never overwritten)
   check-streams [--wait <seconds>]
                         exit 0 when the pipeline's streams exist as NATS_USER sees them (creates nothing);
                         --wait: ask again every second until they do (a service pod's init container)
-<file> may be - for standard input. Exit codes: 0 ok, 1 invariants broken (check-streams: streams not there), 2 bad usage or unreadable input.`;
+<file> may be - for standard input. Exit codes: 0 ok, 1 invariants broken (check-streams: streams not there), 2 bad usage, unreadable input or a
+refusal of the audit API (401, 403, 404), 3 the audit API does not answer or fails.`;
 
 async function run(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -55,6 +62,10 @@ async function run(argv: readonly string[]): Promise<number> {
       'tls-ca': { type: 'string' },
       wait: { type: 'string' },
       output: { type: 'string' },
+      audit: { type: 'string' },
+      key: { type: 'string' },
+      out: { type: 'string' },
+      name: { type: 'string' },
     },
   });
   switch (command) {
@@ -72,6 +83,8 @@ async function run(argv: readonly string[]): Promise<number> {
       return natsConfigCommand({ credentials: values.credentials, tlsCert: values['tls-cert'], tlsKey: values['tls-key'], tlsCa: values['tls-ca'], output: values.output });
     case 'provision':
       return provisionCommand(values.credentials, process.env);
+    case 'export':
+      return exportCommand(onePositional(positionals, 'stream_id'), { ...auditOptions(values), out: values.out, name: values.name });
     case 'check-streams':
       return checkStreamsCommand(values.wait, process.env);
     case 'help':
@@ -80,7 +93,7 @@ async function run(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return command === undefined ? 2 : 0;
     default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)} (normalize, assemble, verify, hash-key, nats-credentials, nats-config, provision, check-streams, help)`);
+      throw new UsageError(`unknown command ${JSON.stringify(command)} (normalize, assemble, verify, hash-key, nats-credentials, nats-config, provision, export, check-streams, help)`);
   }
 }
 
@@ -89,6 +102,16 @@ function onePositional(positionals: readonly string[], what: string): string {
   if (first === undefined) throw new UsageError(`missing <${what}>`);
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
   return first;
+}
+
+/** `--audit <url> --key <key>`: where the audit query API is, and the key to ask it with. */
+function auditOptions(values: { audit?: string | undefined; key?: string | undefined }): { audit: string; key: string } {
+  if (values.audit === undefined) throw new UsageError('missing --audit <url> (the audit log\'s base URL, e.g. http://audit-log:8080)');
+  if (!URL.canParse(values.audit) || !/^https?:$/.test(new URL(values.audit).protocol)) {
+    throw new UsageError(`--audit must be an http(s) URL, got ${JSON.stringify(values.audit)}`);
+  }
+  if (values.key === undefined || values.key === '') throw new UsageError('missing --key <key> (an audit API key with the audit:full scope)');
+  return { audit: values.audit, key: values.key };
 }
 
 function normalizeOptions(values: {
@@ -122,6 +145,15 @@ function normalizeOptions(values: {
 try {
   process.exitCode = await run(process.argv.slice(2));
 } catch (error) {
+  if (error instanceof AuditApiError) {
+    process.stderr.write(`llm-stream: ${error.message}\n`);
+    process.exitCode = error.code === 'unavailable' ? 3 : 2;
+  } else {
+    reportFailure(error);
+  }
+}
+
+function reportFailure(error: unknown): void {
   // parseArgs reports unknown options with ERR_PARSE_ARGS_* codes: those are usage errors too.
   const usage = error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
   const message = error instanceof Error ? error.message : String(error);

@@ -1,22 +1,9 @@
-import { isProviderName, type ProviderName } from '@llm-stream/contract';
+import { isProviderName } from '@llm-stream/contract';
+import { providerRequestBody } from './support/provider-requests.js';
 import { canonical, normalizedInProcess, projectionProblems, sequenceProblems, withoutReasoning } from './support/event-checks.js';
 import { postStream, type GatewayReply } from './support/gateway-client.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
 import { conformanceTranscripts } from './support/transcripts.js';
-
-/** The body each provider needs; the model name selects the transcript the replay provider serves. */
-function requestBody(provider: ProviderName, model: string): Record<string, unknown> {
-  switch (provider) {
-    case 'openai-chat':
-      return { model, messages: [{ role: 'user', content: 'Hi' }] };
-    case 'openai-responses':
-      return { model, input: 'Hi' };
-    case 'anthropic':
-      return { model, max_tokens: 256, messages: [{ role: 'user', content: 'Hi' }] };
-    case 'gemini':
-      return { model, contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] };
-  }
-}
 
 const transcripts = conformanceTranscripts().map((transcript) => {
   if (!isProviderName(transcript.provider)) throw new Error(`unknown provider folder ${transcript.provider}`);
@@ -36,7 +23,7 @@ describe('every conformance transcript through the HTTP gateway', () => {
         for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
           replies.set(
             `${next.provider}/${next.name}`,
-            await postStream(pipeline.gatewayUrl, next.provider, requestBody(next.provider, next.name)),
+            await postStream(pipeline.gatewayUrl, next.provider, providerRequestBody(next.provider, next.name)),
           );
         }
       }),

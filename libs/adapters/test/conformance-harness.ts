@@ -11,9 +11,10 @@ import { createSseDecoder } from '../src/sse/sse-decoder.js';
  * The conformance kit's runner. Each transcript in conformance/transcripts/<provider>/ is the HTTP body as
  * received (`<case>.sse`), the outcome a correct normalizer must reach (`<case>.expect.json`, format in the
  * kit's README) and our full normalized event list (`<case>.events.json`, regenerated with UPDATE_GOLDEN=1
- * and reviewed like code).
+ * and reviewed like code). CONFORMANCE_TRANSCRIPTS_DIR runs the kit over another corpus of the same layout
+ * (the e2e suite checks fixtures `llm-stream export` wrote that way).
  */
-export const TRANSCRIPTS_DIR = resolve(__dirname, '../../../conformance/transcripts');
+export const TRANSCRIPTS_DIR = process.env['CONFORMANCE_TRANSCRIPTS_DIR'] ?? resolve(__dirname, '../../../conformance/transcripts');
 
 export interface Transcript {
   readonly provider: ProviderName;
