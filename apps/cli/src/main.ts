@@ -4,12 +4,14 @@ import { conformanceRunOptions } from '@llm-stream/adapters';
 import { isValidStreamId, isValidTenant } from '@llm-stream/contract';
 import { assembleCommand } from './commands/assemble-command.js';
 import { AuditApiError } from './audit/audit-api-error.js';
+import type { StreamListQuery } from './audit/audit-client.js';
 import { checkStreamsCommand } from './commands/check-streams-command.js';
 import { exportCommand } from './commands/export-command.js';
 import { hashKeyCommand } from './commands/hash-key-command.js';
 import { natsConfigCommand } from './commands/nats-config-command.js';
 import { natsCredentialsCommand } from './commands/nats-credentials-command.js';
 import { provisionCommand } from './commands/provision-command.js';
+import { replayCommand } from './commands/replay-command.js';
 import type { NormalizeOptions } from './commands/load-events.js';
 import { normalizeCommand } from './commands/normalize-command.js';
 import { verifyCommand } from './commands/verify-command.js';
@@ -34,10 +36,13 @@ const USAGE = `usage: llm-stream <command> [options] <file>
                         write a stored stream as a conformance fixture: <out>/<provider>/<name>.sse (the
                         frames of its final attempt, byte-exact), .events.json and .expect.json (needs an
                         audit:full key; existing files are never overwritten)
+  replay    --audit <url> --key <key> [--from <time>] [--to <time>] [--provider <p>] [--status <s>]
+                        re-normalize the stored raw traces with this build's adapters; print each stream whose
+                        outcome changes and totals per provider; exit 1 when any changes (audit:full key)
   check-streams [--wait <seconds>]
                         exit 0 when the pipeline's streams exist as NATS_USER sees them (creates nothing);
                         --wait: ask again every second until they do (a service pod's init container)
-<file> may be - for standard input. Exit codes: 0 ok, 1 invariants broken (check-streams: streams not there), 2 bad usage, unreadable input or a
+<file> may be - for standard input. Exit codes: 0 ok, 1 invariants broken (check-streams: streams not there; replay: an outcome changed), 2 bad usage, unreadable input or a
 refusal of the audit API (401, 403, 404), 3 the audit API does not answer or fails.`;
 
 async function run(argv: readonly string[]): Promise<number> {
@@ -66,6 +71,9 @@ async function run(argv: readonly string[]): Promise<number> {
       key: { type: 'string' },
       out: { type: 'string' },
       name: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      status: { type: 'string' },
     },
   });
   switch (command) {
@@ -85,6 +93,9 @@ async function run(argv: readonly string[]): Promise<number> {
       return provisionCommand(values.credentials, process.env);
     case 'export':
       return exportCommand(onePositional(positionals, 'stream_id'), { ...auditOptions(values), out: values.out, name: values.name });
+    case 'replay':
+      if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+      return replayCommand({ ...auditOptions(values), query: replayQuery(values) });
     case 'check-streams':
       return checkStreamsCommand(values.wait, process.env);
     case 'help':
@@ -93,7 +104,7 @@ async function run(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return command === undefined ? 2 : 0;
     default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)} (normalize, assemble, verify, hash-key, nats-credentials, nats-config, provision, export, check-streams, help)`);
+      throw new UsageError(`unknown command ${JSON.stringify(command)} (normalize, assemble, verify, hash-key, nats-credentials, nats-config, provision, export, replay, check-streams, help)`);
   }
 }
 
@@ -112,6 +123,17 @@ function auditOptions(values: { audit?: string | undefined; key?: string | undef
   }
   if (values.key === undefined || values.key === '') throw new UsageError('missing --key <key> (an audit API key with the audit:full scope)');
   return { audit: values.audit, key: values.key };
+}
+
+/** The stream filters of `replay`, passed to the audit API's list (which checks their values). */
+function replayQuery(values: { from?: string | undefined; to?: string | undefined; provider?: string | undefined; status?: string | undefined }): StreamListQuery {
+  if (values.status === 'running') throw new UsageError('--status running: a running stream has no outcome to compare yet');
+  return {
+    ...(values.from !== undefined && { from: values.from }),
+    ...(values.to !== undefined && { to: values.to }),
+    ...(values.provider !== undefined && { provider: values.provider }),
+    ...(values.status !== undefined && { status: values.status }),
+  };
 }
 
 function normalizeOptions(values: {

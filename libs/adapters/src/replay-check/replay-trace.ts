@@ -1,7 +1,7 @@
 import type { ContractEvent, ProviderName, TraceRecord } from '@llm-stream/contract';
 import type { ProviderAdapter } from '../adapter.js';
 import { createProviderAdapter } from '../adapter-registry.js';
-import { NormalizerSession } from './normalizer-session.js';
+import { NormalizerSession } from '../session/normalizer-session.js';
 
 export interface ReplayTraceOptions {
   /**

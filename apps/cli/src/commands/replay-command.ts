@@ -1,0 +1,83 @@
+import { replayStoredStream, type OutcomeChange } from '@llm-stream/adapters';
+import { AuditClient, type StreamListQuery } from '../audit/audit-client.js';
+import type { AuditStream } from '../audit/audit-api-types.js';
+import { traceOfRawEntries } from '../audit/trace-of-raw-entries.js';
+import { UsageError } from '../usage-error.js';
+
+export interface ReplayOptions {
+  readonly audit: string;
+  readonly key: string;
+  readonly query: StreamListQuery;
+}
+
+/** Streams read and replayed at once (each is two requests to the audit API). */
+const CONCURRENCY = 8;
+
+interface ProviderTotals {
+  streams: number;
+  changed: number;
+}
+
+/**
+ * `replay --audit <url> --key <key> [--from --to --provider --status]`: re-normalizes the stored raw trace of
+ * every ended stream the filters select with this build's adapters, compares the outcome with the stored one
+ * (status, stop reason, blocks, tool arguments, usage, error category) and prints each changed stream with
+ * what changed, then totals per provider. Exit 1 when any outcome changed, 0 otherwise: a deployment
+ * pipeline's check that a new adapter version keeps what recorded traffic did. Running streams are skipped.
+ */
+export async function replayCommand(options: ReplayOptions): Promise<number> {
+  const client = new AuditClient(options.audit, options.key);
+  const totals = new Map<string, ProviderTotals>();
+  let skipped = 0;
+  const pending: AuditStream[] = [];
+  const flush = async (): Promise<void> => {
+    const batch = pending.splice(0);
+    const reports = await Promise.all(batch.map(async (stream) => ({ stream, changes: await replayOne(client, stream) })));
+    for (const { stream, changes } of reports) {
+      const provider = stream.provider ?? 'unknown';
+      const total = totals.get(provider) ?? { streams: 0, changed: 0 };
+      total.streams += 1;
+      if (changes.length > 0) {
+        total.changed += 1;
+        process.stdout.write(`${describeChanges(stream, changes)}\n`);
+      }
+      totals.set(provider, total);
+    }
+  };
+  for await (const stream of client.streams(options.query)) {
+    if (stream.status === 'running') {
+      skipped += 1;
+      continue;
+    }
+    pending.push(stream);
+    if (pending.length >= CONCURRENCY) await flush();
+  }
+  await flush();
+  let streams = 0;
+  let changed = 0;
+  for (const [provider, total] of [...totals].sort(([a], [b]) => a.localeCompare(b))) {
+    process.stdout.write(`${provider}: ${String(total.streams)} streams replayed, ${String(total.changed)} changed\n`);
+    streams += total.streams;
+    changed += total.changed;
+  }
+  process.stdout.write(`total: ${String(streams)} streams replayed, ${String(changed)} changed${skipped > 0 ? `, ${String(skipped)} still running (skipped)` : ''}\n`);
+  return changed > 0 ? 1 : 0;
+}
+
+async function replayOne(client: AuditClient, stream: AuditStream): Promise<OutcomeChange[]> {
+  const [detail, raw] = await Promise.all([client.detail(stream.stream_id), client.raw(stream.stream_id)]);
+  // A placeholder replays to another outcome: only the full truth can be compared.
+  if (raw.records.some((entry) => entry.withheld !== undefined)) {
+    throw new UsageError(`the key may not see every frame of stream ${stream.stream_id} (reasoning withheld): replay needs an audit:full key`);
+  }
+  return replayStoredStream({ records: traceOfRawEntries(raw.records), events: detail.events });
+}
+
+/** `st_… anthropic model: stop_reason "end_turn" → "max_tokens"; block 1 tool_arguments {…} → {…}` */
+function describeChanges(stream: AuditStream, changes: readonly OutcomeChange[]): string {
+  const what = changes.map((change) => {
+    const field = change.block === undefined ? change.field : `block ${String(change.block)} ${change.field}`;
+    return `${field} ${JSON.stringify(change.stored)} → ${JSON.stringify(change.replayed)}`;
+  });
+  return `${stream.stream_id} ${stream.provider ?? 'unknown'} ${stream.model ?? ''}: ${what.join('; ')}`;
+}
