@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { AnthropicAdapter, createProviderAdapter, replayStoredStream, type ProviderAdapter } from '@llm-stream/adapters';
 import { isProviderName, type ContractEvent, type MachineInput, type ProviderName } from '@llm-stream/contract';
 import { API_KEYS } from './support/api-keys.js';
@@ -130,6 +131,29 @@ describe('llm-stream replay: recorded traffic through this build\'s adapters', (
     it('an audit:read key, which sees placeholders for withheld reasoning: exit 2 instead of false changes', async () => {
       const result = await replay(['--provider', 'anthropic'], API_KEYS.acme);
       expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/reasoning withheld.*audit:full/) as string });
+    });
+  });
+
+  // Last: it alters the store the tests above read.
+  it('names a stream whose stored outcome this build does not reach, and exits 1', async () => {
+    const target = recorded.find((stream) => stream.provider === 'anthropic' && stream.name === 'simple_text')!;
+    const db = new Database(audit.sqlitePath);
+    try {
+      const row = db.prepare<[string], { seq: number; body: string }>("SELECT seq, body FROM audit_events WHERE stream_id = ? AND type = 'stream.done'").get(target.streamId)!;
+      const done = JSON.parse(row.body) as Record<string, unknown>;
+      db.prepare('UPDATE audit_events SET body = ? WHERE stream_id = ? AND seq = ?').run(JSON.stringify({ ...done, stop_reason: 'max_tokens' }), target.streamId, row.seq);
+    } finally {
+      db.close();
+    }
+    const result = await replay(['--provider', 'anthropic']);
+    const anthropic = recorded.filter((stream) => stream.provider === 'anthropic').length;
+    expect({ code: result.code, lines: result.stdout.trim().split('\n') }).toEqual({
+      code: 1,
+      lines: [
+        `${target.streamId} anthropic simple_text: stop_reason "max_tokens" → "end_turn"`,
+        `anthropic: ${String(anthropic)} streams replayed, 1 changed`,
+        `total: ${String(anthropic)} streams replayed, 1 changed`,
+      ],
     });
   });
 });

@@ -10,6 +10,12 @@ export interface ReplayOptions {
   readonly query: StreamListQuery;
 }
 
+/**
+ * The audit log stores a frame with credential-shaped values replaced: its replay reads other bytes than the
+ * normalizer did, so a change of such a stream may be the redaction's, not the adapters'.
+ */
+const REDACTED_NOTE = ' (raw trace redacted when stored: the replay read other bytes than the normalizer)';
+
 /** Streams read and replayed at once (each is two requests to the audit API). */
 const CONCURRENCY = 8;
 
@@ -32,14 +38,14 @@ export async function replayCommand(options: ReplayOptions): Promise<number> {
   const pending: AuditStream[] = [];
   const flush = async (): Promise<void> => {
     const batch = pending.splice(0);
-    const reports = await Promise.all(batch.map(async (stream) => ({ stream, changes: await replayOne(client, stream) })));
-    for (const { stream, changes } of reports) {
+    const reports = await Promise.all(batch.map(async (stream) => ({ stream, ...(await replayOne(client, stream)) })));
+    for (const { stream, changes, redacted } of reports) {
       const provider = stream.provider ?? 'unknown';
       const total = totals.get(provider) ?? { streams: 0, changed: 0 };
       total.streams += 1;
       if (changes.length > 0) {
         total.changed += 1;
-        process.stdout.write(`${describeChanges(stream, changes)}\n`);
+        process.stdout.write(`${describeChanges(stream, changes)}${redacted ? REDACTED_NOTE : ''}\n`);
       }
       totals.set(provider, total);
     }
@@ -64,13 +70,14 @@ export async function replayCommand(options: ReplayOptions): Promise<number> {
   return changed > 0 ? 1 : 0;
 }
 
-async function replayOne(client: AuditClient, stream: AuditStream): Promise<OutcomeChange[]> {
+async function replayOne(client: AuditClient, stream: AuditStream): Promise<{ changes: OutcomeChange[]; redacted: boolean }> {
   const [detail, raw] = await Promise.all([client.detail(stream.stream_id), client.raw(stream.stream_id)]);
   // A placeholder replays to another outcome: only the full truth can be compared.
   if (raw.records.some((entry) => entry.withheld !== undefined)) {
     throw new UsageError(`the key may not see every frame of stream ${stream.stream_id} (reasoning withheld): replay needs an audit:full key`);
   }
-  return replayStoredStream({ records: traceOfRawEntries(raw.records), events: detail.events });
+  const changes = replayStoredStream({ records: traceOfRawEntries(raw.records), events: detail.events });
+  return { changes, redacted: raw.records.some((entry) => entry.redacted) };
 }
 
 /** `st_… anthropic model: stop_reason "end_turn" → "max_tokens"; block 1 tool_arguments {…} → {…}` */

@@ -19,6 +19,8 @@ export const AUDIT_KEYS = {
 export interface RunningAuditLog {
   readonly url: string;
   readonly process: ManagedProcess;
+  /** The audit store's SQLite file (a test may alter what is stored). */
+  readonly sqlitePath: string;
   /** Resolves once the stream (of tenant acme) has ended and the audit log stored every raw record LLM_RAW holds of it. */
   waitForStored(streamId: string): Promise<void>;
   stop(): Promise<void>;
@@ -27,6 +29,7 @@ export interface RunningAuditLog {
 export async function startAuditLog(pipeline: Pipeline): Promise<RunningAuditLog> {
   const dir = mkdtempSync(join(tmpdir(), 'llm-stream-e2e-audit-'));
   const port = await getFreePort();
+  const sqlitePath = join(dir, 'audit.sqlite');
   const keys = [
     { sha256: sha256Hex(API_KEYS.acme), tenant: TENANT_OF.acme },
     { sha256: sha256Hex(AUDIT_KEYS.full), tenant: TENANT_OF.acme, scopes: ['audit:full'] },
@@ -38,7 +41,7 @@ export async function startAuditLog(pipeline: Pipeline): Promise<RunningAuditLog
       ...pipeline.natsEnv('audit-log'),
       HTTP_HOST: '127.0.0.1',
       HTTP_PORT: String(port),
-      AUDIT_SQLITE_PATH: join(dir, 'audit.sqlite'),
+      AUDIT_SQLITE_PATH: sqlitePath,
       GATEWAY_API_KEYS: JSON.stringify(keys),
     },
   });
@@ -53,6 +56,7 @@ export async function startAuditLog(pipeline: Pipeline): Promise<RunningAuditLog
   return {
     url,
     process: child,
+    sqlitePath,
     waitForStored: async (streamId) => {
       await waitFor(
         async () => {
