@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { isProviderName, type ProviderName } from '@llm-stream/contract';
 import { repoRoot, runCommand } from '@llm-stream/testing';
 import { API_KEYS } from './support/api-keys.js';
-import { AUDIT_KEYS, runCli, startAuditLog, type RunningAuditLog } from './support/audit-log.js';
+import { AUDIT_KEYS, AUDIT_STORES, runCli, startAuditLog, type RunningAuditLog } from './support/audit-log.js';
 import { postStream } from './support/gateway-client.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
 import { providerRequestBody } from './support/provider-requests.js';
@@ -36,10 +36,10 @@ async function inLanes<T>(items: readonly T[], lanes: number, work: (item: T) =>
 
 /**
  * `llm-stream export` against a store filled by the real pipeline (replay provider, gateway, normalizer, audit
- * log on SQLite): every conformance transcript goes through the gateway, is exported from the audit API, and
+ * log, on SQLite and on PostgreSQL): every conformance transcript goes through the gateway, is exported from the audit API, and
  * comes back as the same bytes; the exported corpus then passes the conformance kit's own spec.
  */
-describe('llm-stream export: a stored stream as a conformance fixture', () => {
+describe.each(AUDIT_STORES.map((store) => [store] as const))('llm-stream export on %s: a stored stream as a conformance fixture', (store) => {
   let pipeline: Pipeline;
   let audit: RunningAuditLog;
   let out: string;
@@ -47,7 +47,7 @@ describe('llm-stream export: a stored stream as a conformance fixture', () => {
 
   beforeAll(async () => {
     pipeline = await startPipeline();
-    audit = await startAuditLog(pipeline);
+    audit = await startAuditLog(pipeline, store);
     out = mkdtempSync(join(tmpdir(), 'llm-stream-e2e-export-'));
     await inLanes(transcripts, 4, async (transcript) => {
       const reply = await postStream(pipeline.gatewayUrl, transcript.provider, providerRequestBody(transcript.provider, transcript.name));

@@ -1,8 +1,7 @@
-import Database from 'better-sqlite3';
 import { AnthropicAdapter, createProviderAdapter, replayStoredStream, type ProviderAdapter } from '@llm-stream/adapters';
 import { isProviderName, type ContractEvent, type MachineInput, type ProviderName } from '@llm-stream/contract';
 import { API_KEYS } from './support/api-keys.js';
-import { AUDIT_KEYS, runCli, startAuditLog, type RunningAuditLog } from './support/audit-log.js';
+import { AUDIT_KEYS, AUDIT_STORES, runCli, startAuditLog, type RunningAuditLog } from './support/audit-log.js';
 import { postStream } from './support/gateway-client.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
 import { providerRequestBody } from './support/provider-requests.js';
@@ -35,10 +34,10 @@ function pauseTurnEndsTheTurn(provider: ProviderName): ProviderAdapter {
 
 /**
  * `llm-stream replay` against a store filled by the real pipeline (replay provider, gateway, normalizer, audit
- * log on SQLite) with the whole conformance corpus: this build's adapters change no outcome; a deliberately
+ * log, on SQLite and on PostgreSQL) with the whole conformance corpus: this build's adapters change no outcome; a deliberately
  * changed adapter, given to the same replay function, changes exactly the one stream it should.
  */
-describe('llm-stream replay: recorded traffic through this build\'s adapters', () => {
+describe.each(AUDIT_STORES.map((store) => [store] as const))('llm-stream replay on %s: recorded traffic through this build\'s adapters', (store) => {
   let pipeline: Pipeline;
   let audit: RunningAuditLog;
   const recorded: Recorded[] = [];
@@ -46,7 +45,7 @@ describe('llm-stream replay: recorded traffic through this build\'s adapters', (
 
   beforeAll(async () => {
     pipeline = await startPipeline();
-    audit = await startAuditLog(pipeline);
+    audit = await startAuditLog(pipeline, store);
     const queue = [...transcripts];
     await Promise.all(
       Array.from({ length: 8 }, async () => {
@@ -137,14 +136,7 @@ describe('llm-stream replay: recorded traffic through this build\'s adapters', (
   // Last: it alters the store the tests above read.
   it('names a stream whose stored outcome this build does not reach, and exits 1', async () => {
     const target = recorded.find((stream) => stream.provider === 'anthropic' && stream.name === 'simple_text')!;
-    const db = new Database(audit.sqlitePath);
-    try {
-      const row = db.prepare<[string], { seq: number; body: string }>("SELECT seq, body FROM audit_events WHERE stream_id = ? AND type = 'stream.done'").get(target.streamId)!;
-      const done = JSON.parse(row.body) as Record<string, unknown>;
-      db.prepare('UPDATE audit_events SET body = ? WHERE stream_id = ? AND seq = ?').run(JSON.stringify({ ...done, stop_reason: 'max_tokens' }), target.streamId, row.seq);
-    } finally {
-      db.close();
-    }
+    await audit.alterStoredEvent(target.streamId, 'stream.done', (done) => ({ ...done, stop_reason: 'max_tokens' }));
     const result = await replay(['--provider', 'anthropic']);
     const anthropic = recorded.filter((stream) => stream.provider === 'anthropic').length;
     expect({ code: result.code, lines: result.stdout.trim().split('\n') }).toEqual({
