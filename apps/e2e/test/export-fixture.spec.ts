@@ -6,6 +6,7 @@ import { repoRoot, runCommand } from '@llm-stream/testing';
 import { API_KEYS } from './support/api-keys.js';
 import { AUDIT_KEYS, AUDIT_STORES, runCli, startAuditLog, type RunningAuditLog } from './support/audit-log.js';
 import { postStream } from './support/gateway-client.js';
+import { registerScenario } from './support/replay-control.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
 import { providerRequestBody } from './support/provider-requests.js';
 import { conformanceTranscripts } from './support/transcripts.js';
@@ -113,6 +114,33 @@ describe.each(AUDIT_STORES.map((store) => [store] as const))('llm-stream export 
     // The kit read the exported corpus, every case of it.
     expect(kit.stderr).toMatch(new RegExp(`Tests:\\s+${String(transcripts.length * 2 + 4)} passed`));
   }, 300_000);
+
+  describe('a stream of several attempts', () => {
+    /** A stream through the gateway whose upstream answers `responses` in turn; returns its id once stored. */
+    const streamOf = async (responses: readonly unknown[]): Promise<string> => {
+      const scenario = await registerScenario(pipeline.replay.url, { responses });
+      const reply = await postStream(pipeline.gatewayUrl, 'anthropic', providerRequestBody('anthropic', `scenario:${scenario}`));
+      if (reply.streamId === undefined) throw new Error(`gateway answered ${String(reply.status)}`);
+      await audit.waitForStored(reply.streamId);
+      return reply.streamId;
+    };
+
+    it('exports the frames of the final attempt only: an overloaded first attempt, then the answer', async () => {
+      const streamId = await streamOf([{ transcript: 'overloaded_before_first_block' }, { transcript: 'simple_text' }]);
+      const result = await runCli(['export', streamId, '--audit', audit.url, '--key', AUDIT_KEYS.full, '--out', out, '--name', 'retried_then_answered']);
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: expect.stringMatching(/attempt 2\), \d+ events, completed\n$/) as string });
+      const simpleText = transcripts.find((transcript) => transcript.provider === 'anthropic' && transcript.name === 'simple_text')!;
+      expect(readFileSync(join(out, 'anthropic', 'retried_then_answered.sse'))).toEqual(simpleText.bytes);
+    });
+
+    it('refuses a stream whose final attempt got no body (an error status after a retried attempt): exit 2', async () => {
+      const badRequest = { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: too large' } } };
+      const streamId = await streamOf([{ transcript: 'overloaded_before_first_block' }, badRequest]);
+      const result = await runCli(['export', streamId, '--audit', audit.url, '--key', AUDIT_KEYS.full, '--out', out, '--name', 'no_body']);
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/final attempt \(2\) .* has no stored frames/) as string });
+      expect(existsSync(join(out, 'anthropic', 'no_body.sse'))).toBe(false);
+    });
+  });
 
   describe('refusals: one line and a typed exit code, no file written', () => {
     const someStream = (): Exported => exported.find((entry) => entry.provider === 'anthropic' && entry.name === 'simple_text')!;

@@ -38,8 +38,8 @@ export async function exportCommand(streamId: string, options: ExportOptions): P
   if (withheld.length > 0) {
     throw new UsageError(`the key may not see ${String(withheld.length)} frame(s) of stream ${streamId} (reasoning withheld): export needs an audit:full key`);
   }
-  const frames = finalAttemptFrames(raw.records);
-  if (frames.length === 0) throw new UsageError(`stream ${streamId} has no stored frames (the provider sent no body): nothing to export`);
+  const { attempt, frames } = finalAttemptFrames(raw.records);
+  if (frames.length === 0) throw new UsageError(`the final attempt (${String(attempt)}) of stream ${streamId} has no stored frames (the provider sent no body): nothing to export`);
   const redacted = frames.filter((entry) => entry.redacted).map((entry) => entry.raw_seq);
   const sse = Buffer.from(frames.map((entry) => entry.text ?? '').join(''), 'utf8');
   const fixture = conformanceFixture(provider, sse, notesOf(streamId, stream.model, redacted));
@@ -60,7 +60,7 @@ export async function exportCommand(streamId: string, options: ExportOptions): P
   }
   process.stdout.write(
     `${files.map(([path]) => path).join('\n')}\n` +
-      `exported ${String(frames.length)} frames (${String(sse.length)} bytes, attempt ${String(frames[0]?.attempt ?? 0)}), ${String(fixture.events.length)} events, ${fixture.terminal}` +
+      `exported ${String(frames.length)} frames (${String(sse.length)} bytes, attempt ${String(attempt)}), ${String(fixture.events.length)} events, ${fixture.terminal}` +
       `${redacted.length > 0 ? `; frames ${redacted.join(', ')} were redacted when stored` : ''}\n`,
   );
   return 0;
