@@ -42,8 +42,9 @@ const USAGE = `usage: llm-stream <command> [options] <file>
   check-streams [--wait <seconds>]
                         exit 0 when the pipeline's streams exist as NATS_USER sees them (creates nothing);
                         --wait: ask again every second until they do (a service pod's init container)
-<file> may be - for standard input. Exit codes: 0 ok, 1 invariants broken (check-streams: streams not there; replay: an outcome changed), 2 bad usage, unreadable input or a
-refusal of the audit API (401, 403, 404), 3 the audit API does not answer or fails.`;
+<file> may be - for standard input. Exit codes: 0 ok, 1 invariants broken (check-streams: streams not there;
+replay: an outcome changed), 2 bad usage, unreadable input or a refusal of the audit API (401, 403, 404), 3 the
+audit API does not answer or fails.`;
 
 async function run(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;

@@ -139,6 +139,10 @@ describe('bad usage', () => {
     [['normalize', '--provider', 'anthropic', '--max-frame-bytes', '0', 'x'], /--max-frame-bytes must be a positive integer/],
     [['frobnicate'], /unknown command "frobnicate"/],
     [['normalize', '--provider', 'anthropic', '--stream-id', 'a.b', 'x'], /--stream-id must be/],
+    [['export', 'st_x', '--key', 'k'], /missing --audit <url>/],
+    [['export', 'st_x', '--audit', 'ftp://audit', '--key', 'k'], /--audit must be an http\(s\) URL/],
+    [['replay', '--audit', 'http://127.0.0.1:1'], /missing --key <key>/],
+    [['replay', '--audit', 'http://127.0.0.1:1', '--key', 'k', '--status', 'running'], /a running stream has no outcome/],
   ])('%j exits 2 with one line, no stack trace', (args, message) => {
     const { status, stdout, stderr } = run(args);
     expect(status).toBe(2);
