@@ -1,5 +1,5 @@
 import { AuditApiError } from './audit-api-error.js';
-import type { AuditRawTrace, AuditStreamDetail, AuditStreamPage } from './audit-api-types.js';
+import type { AuditRawTrace, AuditStream, AuditStreamDetail, AuditStreamPage } from './audit-api-types.js';
 
 /** Filters of `GET /v1/streams` the CLI passes on (the API checks them). */
 export type StreamListQuery = Readonly<Partial<Record<'from' | 'to' | 'provider' | 'status', string>>>;
@@ -27,7 +27,7 @@ export class AuditClient {
   }
 
   /** Every stream the filters select, page by page, newest first. */
-  async *streams(query: StreamListQuery): AsyncGenerator<AuditStreamPage['streams'][number]> {
+  async *streams(query: StreamListQuery): AsyncGenerator<AuditStream> {
     let cursor: string | null = null;
     do {
       const params = new URLSearchParams({ ...query, limit: String(PAGE_SIZE), ...(cursor !== null && { cursor }) });
