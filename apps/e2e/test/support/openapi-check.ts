@@ -34,7 +34,7 @@ export function answerKey(title: string, method: string, template: string, statu
 
 const seen = new Set<string>();
 
-/** Every answer the checked exchanges of this test file got, as {@link answerKey}s. */
+/** Every answer the checked exchanges of this test file got (each one the document describes), as {@link answerKey}s. */
 export function seenAnswers(): ReadonlySet<string> {
   return seen;
 }
@@ -86,7 +86,6 @@ export class CheckedDocument {
     const where = `${exchange.method} ${path} ${String(exchange.status)} (${this.title})`;
     const template = this.templateOf(exchange.method, path);
     if (template === undefined) return [`${where}: no documented operation`];
-    seen.add(answerKey(this.title, exchange.method, template, exchange.status));
     const response = this.document.paths[template]?.[exchange.method.toLowerCase()]?.responses[String(exchange.status)];
     if (response === undefined) return [`${where}: status not documented for ${template}`];
     const mediaType = (exchange.contentType ?? '').split(';')[0]?.trim() ?? '';
@@ -153,4 +152,16 @@ export async function checkExchange(exchange: Exchange): Promise<void> {
   }
   const problems = checked.problems(exchange);
   if (problems.length > 0) throw new Error(`the answer does not match ${origin}/openapi.json:\n${problems.join('\n')}`);
+  const template = checked.templateOf(exchange.method, new URL(exchange.url).pathname);
+  if (template !== undefined) seen.add(answerKey(checked.title, exchange.method, template, exchange.status));
+}
+
+/** A request read to the end and checked like the gateway helper's answers: for the other routes (probes, audit log). */
+export async function checkedFetch(url: string | URL, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url, init);
+  const contentType = response.headers.get('content-type');
+  const text = await response.text();
+  const body: unknown = contentType?.startsWith('application/json') === true ? JSON.parse(text) : text;
+  await checkExchange({ method: init.method ?? 'GET', url: response.url, status: response.status, contentType, body });
+  return { status: response.status, body };
 }
