@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, runCommand } from '@llm-stream/testing';
 import { apiErrorCodes } from './support/error-code-union.js';
-import { HTTP_METHODS, fetchOpenApi, type OpenApiDocument } from './support/openapi-check.js';
+import { HTTP_METHODS, WITHOUT_KEEP_ALIVE, fetchOpenApi, type OpenApiDocument } from './support/openapi-check.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
 import { startAuditLog, type RunningService } from './support/services.js';
 
@@ -99,12 +99,12 @@ describe('the served OpenAPI documents', () => {
     });
 
     it('serves a Swagger UI page at /docs without a key, with its assets and the same document', async () => {
-      const page = await fetch(new URL('/docs', urls[app]));
+      const page = await fetch(new URL('/docs', urls[app]), WITHOUT_KEEP_ALIVE);
       expect({ status: page.status, type: page.headers.get('content-type') }).toEqual({ status: 200, type: expect.stringMatching(/^text\/html/) as unknown });
       const html = await page.text();
       expect(html).toContain('swagger-ui');
       for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-ui-init.js']) {
-        const response = await fetch(new URL(`/docs/${asset}`, urls[app]));
+        const response = await fetch(new URL(`/docs/${asset}`, urls[app]), WITHOUT_KEEP_ALIVE);
         expect({ asset, status: response.status }).toEqual({ asset, status: 200 });
         if (asset === 'swagger-ui-init.js') expect(await response.text()).toContain(JSON.stringify(documents[app].info.title));
       }

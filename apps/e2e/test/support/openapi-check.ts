@@ -121,9 +121,15 @@ function eventProblems(where: string, data: string): string[] {
 
 const documents = new Map<string, Promise<CheckedDocument | undefined>>();
 
+/**
+ * For requests after which a suite may block its event loop for a while (the TypeScript checker): a socket kept
+ * alive could be closed by the service meanwhile and then reused ("other side closed").
+ */
+export const WITHOUT_KEEP_ALIVE = { headers: { connection: 'close' } } as const;
+
 /** GET /openapi.json of a service (by its origin). */
 export async function fetchOpenApi(origin: string): Promise<OpenApiDocument> {
-  const response = await fetch(new URL('/openapi.json', origin));
+  const response = await fetch(new URL('/openapi.json', origin), WITHOUT_KEEP_ALIVE);
   if (response.status !== 200) throw new Error(`${origin}/openapi.json answered ${String(response.status)}`);
   return (await response.json()) as OpenApiDocument;
 }
