@@ -26,7 +26,7 @@ export { JETSTREAM_CONSUMERS, attachJetStream, jetStreamTransportProvider } from
 export { ApiKeyGuard } from './auth/api-key.guard.js';
 export { Principal } from './auth/principal.decorator.js';
 export { RequireScopes } from './auth/require-scopes.decorator.js';
-export { OPENAPI_DOCS_PATH, OPENAPI_JSON_PATH, buildOpenApiDocument, serveOpenApi, type OpenApiInfo } from './openapi/serve-openapi.js';
-export { API_KEY_HEADER_SCHEME, ApiKeyAuth, BEARER_SCHEME } from './openapi/api-key-auth.decorator.js';
-export { ApiErrorResponses, errorBodySchema, type ErrorResponses, type ErrorStatus } from './openapi/api-error-responses.decorator.js';
+export { serveOpenApi, type OpenApiInfo } from './openapi/serve-openapi.js';
+export { ApiKeyAuth } from './openapi/api-key-auth.decorator.js';
+export { ApiErrorResponses, type ErrorResponses, type ErrorStatus } from './openapi/api-error-responses.decorator.js';
 export { ApiLiveResponse, ApiReadinessResponses } from './openapi/api-health-responses.decorator.js';

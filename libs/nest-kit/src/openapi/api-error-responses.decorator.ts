@@ -20,7 +20,7 @@ const DESCRIPTIONS: Readonly<Record<ErrorStatus, string>> = {
 };
 
 /** `{"error": {"code", "message"}}` with the codes this status carries (ApiErrorBody of @llm-stream/service-kit). */
-export function errorBodySchema(codes: readonly string[]): SchemaObject {
+function errorBodySchema(codes: readonly string[]): SchemaObject {
   return {
     type: 'object',
     required: ['error'],

@@ -3,8 +3,8 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { API_KEY_HEADER_SCHEME, BEARER_SCHEME } from './api-key-auth.decorator.js';
 
 /** Where every service serves its API description. */
-export const OPENAPI_JSON_PATH = '/openapi.json';
-export const OPENAPI_DOCS_PATH = '/docs';
+const OPENAPI_JSON_PATH = '/openapi.json';
+const OPENAPI_DOCS_PATH = '/docs';
 
 export interface OpenApiInfo {
   readonly title: string;
@@ -16,7 +16,7 @@ export interface OpenApiInfo {
  * The service's OpenAPI document, generated from its controllers' routes and `@Api*` decorators (so it cannot
  * drift from them), with the two ways of presenting a gateway API key.
  */
-export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): OpenAPIObject {
+function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle(info.title)
     .setDescription(info.description)
