@@ -33,6 +33,8 @@ module.exports = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnlyPackages.join('|')})/)`],
   moduleNameMapper: {
     '^@llm-stream/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+    // The client's second entry point (package.json `exports` "./http").
+    '^@llm-stream/client/http$': path.join(__dirname, 'libs/client/src/http/index.ts'),
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30_000,

@@ -181,7 +181,8 @@ if (await natsAnswers(settings.natsHost, settings.natsPort)) {
   run(settings, 'nats-server', binary, ['-c', natsAuth.configFile, '-js', '-a', settings.natsHost, '-p', String(settings.natsPort), '-sd', store], {});
   await waitUntil('nats-server', () => natsAnswers(settings.natsHost, settings.natsPort));
   log('provisioning the streams (the operator step: llm-stream provision)');
-  await pipeline.provisionPipeline({ servers: [settings.natsUrl], credentials: natsAuth.credentials }).catch((error) => fail(`provisioning the NATS streams failed: ${error.message}`));
+  const report = await pipeline.provisionPipeline({ servers: [settings.natsUrl], credentials: natsAuth.credentials }).catch((error) => fail(`provisioning the NATS streams failed: ${error.message}`));
+  for (const tenant of report?.recreatedCopies ?? []) log(`recreated the ${tenant} tenant's copy of its events as a sourced stream (the store was made by an earlier release)`);
   const { platform } = natsAuth.credentials;
   natsUserEnv = (identity) => ({ NATS_USER: identity, NATS_PASSWORD: platform[identity].password });
 }

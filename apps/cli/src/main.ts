@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { conformanceRunOptions } from '@llm-stream/adapters';
 import { isValidStreamId, isValidTenant } from '@llm-stream/contract';
 import { assembleCommand } from './commands/assemble-command.js';
+import { checkStreamsCommand } from './commands/check-streams-command.js';
 import { hashKeyCommand } from './commands/hash-key-command.js';
 import { natsConfigCommand } from './commands/nats-config-command.js';
 import { natsCredentialsCommand } from './commands/nats-credentials-command.js';
@@ -23,11 +24,14 @@ const USAGE = `usage: llm-stream <command> [options] <file>
   hash-key  <api-key>   print the SHA-256 digest to put in GATEWAY_API_KEYS
   nats-credentials --tenants <t,...>
                         print fresh random passwords of every NATS user, as JSON (keep them in a Secret)
-  nats-config --credentials <file> [--tls-cert <pem> --tls-key <pem> [--tls-ca <pem>]]
-                        print the nats-server configuration of accounts, users and permissions (and TLS)
+  nats-config --credentials <file> [--tls-cert <pem> --tls-key <pem> [--tls-ca <pem>]] [--output <file>]
+                        print (or write) the nats-server configuration of accounts, users and permissions (and TLS)
   provision --credentials <file>
                         create the JetStream streams (platform and tenants) on NATS_URL: the operator step
-<file> may be - for standard input. Exit codes: 0 ok, 1 invariants broken, 2 bad usage or unreadable input.`;
+  check-streams [--wait <seconds>]
+                        exit 0 when the pipeline's streams exist as NATS_USER sees them (creates nothing);
+                        --wait: ask again every second until they do (a service pod's init container)
+<file> may be - for standard input. Exit codes: 0 ok, 1 invariants broken (check-streams: streams not there), 2 bad usage or unreadable input.`;
 
 async function run(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -49,6 +53,8 @@ async function run(argv: readonly string[]): Promise<number> {
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       'tls-ca': { type: 'string' },
+      wait: { type: 'string' },
+      output: { type: 'string' },
     },
   });
   switch (command) {
@@ -63,16 +69,18 @@ async function run(argv: readonly string[]): Promise<number> {
     case 'nats-credentials':
       return natsCredentialsCommand(values.tenants);
     case 'nats-config':
-      return natsConfigCommand({ credentials: values.credentials, tlsCert: values['tls-cert'], tlsKey: values['tls-key'], tlsCa: values['tls-ca'] });
+      return natsConfigCommand({ credentials: values.credentials, tlsCert: values['tls-cert'], tlsKey: values['tls-key'], tlsCa: values['tls-ca'], output: values.output });
     case 'provision':
       return provisionCommand(values.credentials, process.env);
+    case 'check-streams':
+      return checkStreamsCommand(values.wait, process.env);
     case 'help':
     case '--help':
     case undefined:
       process.stdout.write(`${USAGE}\n`);
       return command === undefined ? 2 : 0;
     default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)} (normalize, assemble, verify, hash-key, nats-credentials, nats-config, provision, help)`);
+      throw new UsageError(`unknown command ${JSON.stringify(command)} (normalize, assemble, verify, hash-key, nats-credentials, nats-config, provision, check-streams, help)`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -44,7 +44,7 @@ describe('llm-stream nats-credentials, nats-config, provision', () => {
     const env = { NATS_URL: server.url, RAW_RETENTION_HOURS: '2' };
     const first = run(['provision', '--credentials', credentialsFile], env);
     expect(first).toEqual({ status: 0, stderr: '', stdout: `provisioned LLM_RAW, LLM_EVENTS, LLM_WORK and the LLM_EVENTS of acme, globex on ${server.url}\n` });
-    expect(run(['provision', '--credentials', credentialsFile], env).status).toBe(0);
+    expect(run(['provision', '--credentials', credentialsFile], env)).toMatchObject({ status: 0, stdout: first.stdout });
     const { user, password } = credentials.platform.provisioner;
     const nc = await connect({ servers: server.url, user, pass: password, inboxPrefix: '_INBOX_provisioner' });
     const jsm = await jetstreamManager(nc);
@@ -52,8 +52,16 @@ describe('llm-stream nats-credentials, nats-config, provision', () => {
     await nc.close();
     const backend = credentials.tenants['globex']!.backend;
     const tenant = await connect({ servers: server.url, user: backend.user, pass: backend.password });
-    expect((await (await jetstreamManager(tenant)).streams.info(STREAM_NAMES.events)).config.subjects).toEqual(['llm.events.globex.>']);
+    const copy = (await (await jetstreamManager(tenant)).streams.info(STREAM_NAMES.events)).config;
+    expect(copy.sources?.map(({ name, filter_subject }) => ({ name, filter_subject }))).toEqual([{ name: STREAM_NAMES.events, filter_subject: 'llm.events.globex.>' }]);
     await tenant.close();
+  });
+
+  it('nats-config --output writes the same configuration to a file only its owner reads (the NATS pods\' init container)', () => {
+    const output = join(scratch, 'authorization.conf');
+    expect(run(['nats-config', '--credentials', credentialsFile, '--output', output])).toEqual({ status: 0, stdout: '', stderr: '' });
+    expect(readFileSync(output, 'utf8')).toBe(run(['nats-config', '--credentials', credentialsFile]).stdout);
+    expect(statSync(output).mode & 0o777).toBe(0o600);
   });
 
   it.each([

@@ -1,3 +1,5 @@
+import { CodedError } from './coded-error.js';
+
 /** What went wrong with the client itself (as opposed to the events it reads). */
 export type LlmStreamClientErrorCode =
   /** A tenant, stream id or consumer name that cannot be a subject token or consumer name: a programmer error. */
@@ -12,14 +14,6 @@ export type LlmStreamClientErrorCode =
   | 'consumer_mismatch';
 
 /** An error of the client library; `code` tells which. */
-export class LlmStreamClientError extends Error {
+export class LlmStreamClientError extends CodedError<LlmStreamClientErrorCode> {
   override readonly name = 'LlmStreamClientError';
-
-  constructor(
-    readonly code: LlmStreamClientErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

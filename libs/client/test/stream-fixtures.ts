@@ -30,18 +30,29 @@ function end(ending: Ending): MachineInput {
   }
 }
 
+/** A tool call as a provider streams it: its name, call id and argument JSON in pieces. */
+export interface StreamedToolCall {
+  readonly name: string;
+  readonly callId: string;
+  readonly jsonParts: readonly string[];
+}
+
+/** The seed's example call. */
+export const SCHEDULE_CALL: StreamedToolCall = { name: 'get_schedule', callId: 'toolu_01', jsonParts: ['{"date":"2026-07-23"', '}'] };
+/** The call of the quick start's demo answer (transcript anthropic/multi_block). */
+export const WEATHER_CALL: StreamedToolCall = { name: 'get_weather', callId: 'toolu_014W1WJN8DKCKf3zLM43wAoF', jsonParts: ['{"city": "Kra', 'ków", "u', 'nit": "celsius"}'] };
+
 /**
  * The seed's example: text, then a tool call whose block closes with complete JSON, then the end. Only the
  * ending differs, so a test can show that a closed tool block alone never makes a call executable.
  */
-export function toolCallStream(streamId: string, tenant: string, ending: Ending): ContractEvent[] {
+export function toolCallStream(streamId: string, tenant: string, ending: Ending, call: StreamedToolCall = SCHEDULE_CALL): ContractEvent[] {
   return machineStream(streamId, tenant, [
     { type: 'block.open', key: 'text', kind: 'text' },
     { type: 'block.append', key: 'text', delta: { kind: 'text', text: 'Checking the schedule.' } },
     { type: 'block.close', key: 'text' },
-    { type: 'block.open', key: 'tool', kind: 'tool_call', name: 'get_schedule', call_id: 'toolu_01' },
-    { type: 'block.append', key: 'tool', delta: { kind: 'json_text', text: '{"date":"2026-07-23"' } },
-    { type: 'block.append', key: 'tool', delta: { kind: 'json_text', text: '}' } },
+    { type: 'block.open', key: 'tool', kind: 'tool_call', name: call.name, call_id: call.callId },
+    ...call.jsonParts.map((text): MachineInput => ({ type: 'block.append', key: 'tool', delta: { kind: 'json_text', text } })),
     { type: 'block.close', key: 'tool' },
     end(ending),
   ]);

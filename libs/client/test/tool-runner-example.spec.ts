@@ -6,10 +6,11 @@ import type { ToolArguments } from '@llm-stream/contract';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
 import { ensurePipelineStreams } from '@llm-stream/pipeline';
 import { publishStored } from './nats-events.js';
-import { toolCallStream } from './stream-fixtures.js';
+import { WEATHER_CALL, toolCallStream } from './stream-fixtures.js';
 import { runToolRunner } from './tool-runner-example.js';
 
-const TENANT = 'example';
+// The quick start's tenant and the tool its demo answer calls, as in the README.
+const TENANT = 'demo';
 
 describe('the README backend example (real nats-server)', () => {
   let server: NatsServerHandle;
@@ -28,8 +29,8 @@ describe('the README backend example (real nats-server)', () => {
 
   it('runs the tool call of the completed stream once, and only reports the one of the interrupted stream', async () => {
     const jsm = await jetstreamManager(nc);
-    await publishStored(nc, jsm, TENANT, toolCallStream('st_example_done', TENANT, 'completed'));
-    await publishStored(nc, jsm, TENANT, toolCallStream('st_example_cut', TENANT, 'interrupted'));
+    await publishStored(nc, jsm, TENANT, toolCallStream('st_example_done', TENANT, 'completed', WEATHER_CALL));
+    await publishStored(nc, jsm, TENANT, toolCallStream('st_example_cut', TENANT, 'interrupted', WEATHER_CALL));
     const calls: { args: ToolArguments; callId: string | undefined }[] = [];
     const logs: { message: string; fields: Readonly<Record<string, unknown>> }[] = [];
     const stop = new AbortController();
@@ -37,9 +38,9 @@ describe('the README backend example (real nats-server)', () => {
       tenant: TENANT,
       signal: stop.signal,
       tools: {
-        get_schedule: (args, callId) => {
+        get_weather: (args, callId) => {
           calls.push({ args, callId });
-          return Promise.resolve({ free: ['10:00'] });
+          return Promise.resolve({ forecast: 'sunny' });
         },
       },
       log: (message, fields) => logs.push({ message, fields }),
@@ -47,9 +48,9 @@ describe('the README backend example (real nats-server)', () => {
     await waitFor(() => logs.length >= 2, { description: 'both streams handled' });
     stop.abort();
     await running;
-    expect(calls).toEqual([{ args: { date: '2026-07-23' }, callId: 'toolu_01' }]);
+    expect(calls).toEqual([{ args: { city: 'Kraków', unit: 'celsius' }, callId: WEATHER_CALL.callId }]);
     expect(logs.map(({ message, fields }) => [message, fields['stream_id'], fields['reason'] ?? fields['name']])).toEqual([
-      ['tool call ran', 'st_example_done', 'get_schedule'],
+      ['tool call ran', 'st_example_done', 'get_weather'],
       ['tool call not run', 'st_example_cut', 'stream_interrupted'],
     ]);
   });

@@ -5,7 +5,6 @@ import { headersOfBlock } from './header-block.js';
 import { PublishError } from './publish-error.js';
 import { onConnectionChange, type ConnectionChange } from './reconnects.js';
 import { RetryLoop, type RetryDelays } from './retry-loop.js';
-import type { CopyCounter } from './auth/tenant-copy-count.js';
 
 /** How many messages a stream holds for one (literal) subject. */
 export async function storedMessageCount(jsm: JetStreamManager, streamName: string, subject: string): Promise<number> {
@@ -26,13 +25,6 @@ export interface OutgoingMessage {
   readonly headerBlock: string;
 }
 
-interface StoredCounts {
-  /** Messages of the subject in the publisher's own stream. */
-  readonly stream: number;
-  /** The fewest any store holds: the stream or one of its copies. */
-  readonly everywhere: number;
-}
-
 export interface FinishResult {
   /** Messages the subject must hold: the highest position published. */
   readonly published: number;
@@ -43,12 +35,6 @@ export interface FinishResult {
 }
 
 export interface CheckpointedPublisherOptions {
-  /**
-   * Other stores of the subject that must hold every message too (a tenant's copy of its events, fed by an
-   * account export): a message counts as stored only when the stream and every copy hold it, and what a copy
-   * lacks is republished like what the stream lacks (JetStream deduplicates it in each).
-   */
-  readonly copies?: readonly CopyCounter[];
   /** Try to confirm storage after this many unconfirmed messages (default 256). */
   readonly checkpointEvery?: number;
   /** Above this many unconfirmed messages the oldest are republished with acks (default 4096). */
@@ -110,7 +96,6 @@ export class CheckpointedPublisher {
   private repairing = false;
   private repaired = 0;
   private readonly repairAfterMs: number;
-  private readonly copies: readonly CopyCounter[];
   /** When the oldest unconfirmed message was published (ms): a check is due once it is `repairAfterMs` old. */
   private unconfirmedSince = 0;
   /** When each unconfirmed message was published (ms), for the timed repair. */
@@ -129,7 +114,6 @@ export class CheckpointedPublisher {
     this.maxBuffered = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
     this.retrying = new RetryLoop(nc, options.retry);
     this.repairAfterMs = options.repairAfterMs ?? 1_000;
-    this.copies = options.copies ?? [];
   }
 
   /** More messages wait for confirmation than the bound allows: the owner must end the subject now. */
@@ -184,8 +168,7 @@ export class CheckpointedPublisher {
     flushDeferredPublishes();
     if (options.retry === false) await this.sendOnce(message);
     else await this.send(message);
-    // Kept until a count confirms it like any other: the ack proves the stream holds it, not a copy (the
-    // first ack to arrive may even be a copy's), and finish() republishes what a store lacks.
+    // Kept until a count confirms it like any other, so that finish() counts it in the highest position.
     this.keep(message, Date.now());
   }
 
@@ -206,8 +189,7 @@ export class CheckpointedPublisher {
     this.rethrowBackgroundError();
     let republished = 0;
     for (let round = 0; ; round += 1) {
-      // The end proves every store: the stream and each copy (what a copy lacks is republished like the rest).
-      const stored = (await this.confirmedCount(true)).everywhere;
+      const stored = await this.confirmedCount();
       if (stored >= this.published) {
         this.unconfirmed = [];
         return { published: this.published, stored, republished };
@@ -249,7 +231,7 @@ export class CheckpointedPublisher {
    * order and readers waiting at a gap go on at once, not at the end of the stream.
    */
   private async repair(): Promise<void> {
-    const stored = (await this.confirmedCount(false)).stream;
+    const stored = await this.confirmedCount();
     if (stored < this.sentBeforeHold) {
       const held = new Set(this.held);
       for (const message of this.unconfirmed.filter((each) => !held.has(each))) await this.send(message);
@@ -261,29 +243,23 @@ export class CheckpointedPublisher {
     for (const message of release) deferPublish(this.nc, this.subject, message);
   }
 
-  /**
-   * How many messages the subject holds, counted after every publish sent so far reached the server; the
-   * copies only with `withCopies` and when the stream itself holds everything (short, it decides alone).
-   */
-  private confirmedCount(withCopies: boolean): Promise<StoredCounts> {
+  /** How many messages the subject holds, counted after every publish sent so far reached the server. */
+  private confirmedCount(): Promise<number> {
     flushDeferredPublishes();
     return this.retrying.run(`${this.subject}: storage check`, async () => {
       await this.nc.flush();
-      return this.storedCount(withCopies);
+      return storedMessageCount(this.jsm, this.streamName, this.subject);
     });
   }
 
   private async checkpoint(): Promise<void> {
-    const counts = await this.confirmedCount(true);
+    const stored = await this.confirmedCount();
     const now = Date.now();
     // `published` is read after the count arrived: every message sent before the count was taken is in it.
-    // Forgotten only once every store holds them; a copy that merely lags (it stores after the stream) is
-    // waited for, not repaired here: finish() republishes what it still lacks at the end.
-    if (counts.everywhere >= this.published) {
+    if (stored >= this.published) {
       this.unconfirmed = [];
       return;
     }
-    const stored = counts.stream;
     // Short of more messages than were published in the last half `repairAfterMs` (the count came after a
     // flush: older ones had time enough to be stored): one of the older ones is lost, a core publish JetStream
     // dropped. The older ones are republished now; a stored one among them is a duplicate JetStream drops.
@@ -300,8 +276,6 @@ export class CheckpointedPublisher {
     const overdue = this.unconfirmed.filter((message) => (this.publishedAt.get(message) ?? since) <= since);
     for (const message of overdue) await this.send(message);
     this.repaired += overdue.length;
-    // The ack proves the stream; with copies they stay until a count proves the copies too.
-    if (this.copies.length > 0) return;
     const sent = new Set(overdue);
     this.unconfirmed = this.unconfirmed.filter((message) => !sent.has(message));
   }
@@ -327,15 +301,6 @@ export class CheckpointedPublisher {
     await this.retrying.run(`${this.subject}: JetStream did not accept ${message.msgId}`, () =>
       this.js.publish(this.subject, message.data, { msgID: message.msgId, headers: headersOfBlock(message.headerBlock) }),
     );
-  }
-
-  /** What the stream holds of the subject, and what every store holds (the stream and each copy). */
-  private async storedCount(withCopies: boolean): Promise<StoredCounts> {
-    const stream = await storedMessageCount(this.jsm, this.streamName, this.subject);
-    // `published` only grows: a stream short of it now is short of it when the caller compares.
-    if (!withCopies || this.copies.length === 0 || stream < this.published) return { stream, everywhere: stream };
-    const copies = await Promise.all(this.copies.map((count) => count(this.subject)));
-    return { stream, everywhere: Math.min(stream, ...copies) };
   }
 
   private rethrowBackgroundError(): void {

@@ -55,8 +55,6 @@ export { backendPermissions, platformPermissions, tenantProvisionerPermissions, 
 export { generateNatsCredentials, type NatsCredentials, type NatsUserCredentials } from './auth/nats-credentials.js';
 export { natsAuthServerConfig, type NatsAuthServerConfigOptions, type NatsServerTls } from './auth/nats-server-config.js';
 export { connectNats, connectionAuthOptions, type NatsClientTls, type NatsConnectOptions, type NatsConnectionAuth } from './auth/nats-connection-auth.js';
-export { provisionPipeline, tenantEventsStreamConfig, type ProvisionPipelineOptions } from './auth/provision-pipeline.js';
+export { provisionPipeline, tenantEventsStreamConfig, type ProvisionPipelineOptions, type ProvisionReport } from './auth/provision-pipeline.js';
 export { parseNatsCredentials, type NatsCredentialsError } from './auth/parse-nats-credentials.js';
 export { connectNatsUser, type ConnectNatsUserOptions } from './auth/connect-nats-user.js';
-export { tenantCopyCounter, type CopyCounter } from './auth/tenant-copy-count.js';
-export { tenantCopyInfoSubject } from './auth/nats-identities.js';

@@ -98,7 +98,13 @@ describe("a tenant's backend on the shipped NATS configuration", () => {
       jsApi(globex, `$JS.API.CONSUMER.CREATE.${EVENTS}.steal-new`, config('steal-new')),
       jsApi(globex, `$JS.API.CONSUMER.CREATE.${EVENTS}.steal-filtered.llm.events.acme.>`, config('steal-filtered')),
     ];
-    for (const answer of await Promise.all(attempts)) expect(answer.error?.description).toMatch(/filter subject is not a valid subset/);
+    // B's copy captures no subject of its own (it is sourced), so the filters are accepted: over B's account,
+    // which holds nothing of A.
+    for (const answer of await Promise.all(attempts)) {
+      expect(answer.error).toBeUndefined();
+      expect(answer['num_pending']).toBe(0);
+      await jsApi(globex, `$JS.API.CONSUMER.DELETE.${EVENTS}.${String(answer['name'])}`);
+    }
     // Unfiltered, its consumer sees only what its account holds: its own tenant's events.
     const all = await jetstream(globex).consumers.get(EVENTS);
     const only = await all.next({ expires: 2_000 });
@@ -134,16 +140,26 @@ describe("a tenant's backend on the shipped NATS configuration", () => {
     expect(await tenantMessages(acme)).toBeGreaterThanOrEqual(2);
   });
 
-  it("even tenant B's administrator, widening its stream to A's subjects, receives nothing of A", async () => {
+  it("no user of B's account may use the platform API its copy's source imports", async () => {
+    const admin = await nats.connectAs(nats.credentials.tenants['globex']!.provisioner);
+    const create = { stream_name: EVENTS, config: { name: 'steal', filter_subject: 'llm.events.globex.>', deliver_subject: 'llm.copy-deliver.globex.steal', ack_policy: AckPolicy.None } };
+    for (const user of [globex, admin]) {
+      await expectPermissionDenied(jsApi(user, `$JS.PLATFORM.API.CONSUMER.CREATE.${EVENTS}.steal.llm.events.globex.>`, create));
+      await expectPermissionDenied(jsApi(user, `$JS.FC.${EVENTS}.steal.1`));
+    }
+    expect(await subscriptionRefusal(globex, 'llm.copy-deliver.>')).toMatch(/Permissions Violation/);
+  });
+
+  it("even tenant B's administrator, pointing its copy's source or subjects at A's events, receives nothing of A", async () => {
     const admin = await jetstreamManager(await nats.connectAs(nats.credentials.tenants['globex']!.provisioner));
-    const stream = await admin.streams.info(EVENTS);
-    await admin.streams.update(EVENTS, { ...stream.config, subjects: ['llm.events.globex.>', 'llm.events.acme.>'] });
-    const before = await tenantMessages(globex);
+    const { config } = await admin.streams.info(EVENTS);
+    const sources = (config.sources ?? []).map((source) => ({ ...source, filter_subject: 'llm.events.acme.>' }));
+    await admin.streams.update(EVENTS, { ...config, sources, subjects: ['llm.events.acme.>'] });
     await publishEvent('acme', 'st_a3');
-    await publishEvent('globex', 'st_g2');
-    await waitFor(async () => (await tenantMessages(globex)) === before + 1, { timeoutMs: 5_000, description: "globex's own event to arrive" });
     const acmeHolds = async (): Promise<boolean> => eventsSubject('acme', 'st_a3') in ((await acmeJsm.streams.info(EVENTS, { subjects_filter: '>' })).state.subjects ?? {});
     await waitFor(acmeHolds, { timeoutMs: 5_000, description: "acme's event in acme's stream" });
+    // A's own copy got it; a source allowed to create its consumer would have had it well within this.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     const info = await admin.streams.info(EVENTS, { subjects_filter: 'llm.events.acme.>' });
     expect(info.state.subjects ?? {}).toEqual({});
   });

@@ -28,7 +28,7 @@ export interface StartNatsServerOptions {
    * Run once after the first start, before the handle is returned (the operator step: provisioning the streams
    * of an authorized server); when it fails the server is stopped and the error rethrown.
    */
-  readonly provision?: (url: string) => Promise<void>;
+  readonly provision?: (url: string) => Promise<unknown>;
 }
 
 /** A nats-server child process on 127.0.0.1. */

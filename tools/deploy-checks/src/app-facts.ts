@@ -24,8 +24,14 @@ export interface AppFacts {
 }
 
 /** The apps that have an image and run on a cluster. */
-export const DEPLOYABLE_APPS = ['gateway', 'normalizer', 'audit-log', 'replay-provider'] as const;
+export const DEPLOYABLE_APPS = ['gateway', 'normalizer', 'audit-log', 'replay-provider', 'cli'] as const;
 export type DeployableApp = (typeof DEPLOYABLE_APPS)[number];
+
+/**
+ * The deployable apps that serve nothing: commands run to completion (the CLI, in init containers and the
+ * provisioning Job). Their images expose no port and have no health check.
+ */
+export const COMMAND_APPS: readonly DeployableApp[] = ['cli'];
 
 /**
  * Runs the facts script on the built app. With `env`, the app's own configuration loader also validates

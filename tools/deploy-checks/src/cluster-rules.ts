@@ -1,7 +1,7 @@
 import type { AppFacts } from './app-facts.js';
 import { effective } from './deployment-rules.js';
 import type { KubeObject } from './kustomize.js';
-import { find, ofKind, quantity, resolveEnv, selects, type Container, type Workload } from './workloads.js';
+import { find, ofKind, quantity, resolveEnv, selects, type Container, type JobObject, type PodTemplate, type Workload } from './workloads.js';
 
 /** Settings every service applies to the JetStream streams at start: they must agree, or they flap. */
 export const SHARED_SETTINGS = ['NATS_URL', 'JETSTREAM_REPLICAS', 'RAW_RETENTION_HOURS', 'EVENTS_RETENTION_HOURS'] as const;
@@ -65,8 +65,11 @@ export function checkCluster(objects: readonly KubeObject[], apps: readonly Runn
   }
 
   for (const workload of objects.filter((object): object is Workload => object.kind === 'Deployment' || object.kind === 'StatefulSet')) {
-    problems.push(...checkPodSpec(workload));
+    if (!selects(workload.spec.selector, workload.spec.template.metadata?.labels)) problems.push(`${workload.kind}/${workload.metadata.name}: the selector does not match the pod template`);
+    problems.push(...checkPodSpec(`${workload.kind}/${workload.metadata.name}`, workload.spec.template));
   }
+  // A Job's selector is the one Kubernetes generates; its pod is held to the same profile.
+  for (const job of ofKind<JobObject>(objects, 'Job')) problems.push(...checkPodSpec(`Job/${job.metadata.name}`, job.spec.template, { probes: false }));
   problems.push(...checkAutoscaling(objects), ...checkDisruptionBudgets(objects));
   if (nats === undefined) problems.push('no NATS StatefulSet');
   else problems.push(...checkNats(objects, nats));
@@ -83,16 +86,19 @@ function checkNatsUrl(url: string, services: readonly ServiceObject[], nats: Wor
   return [];
 }
 
-/** Resources, probes and the restricted security profile, for every container of every workload. */
-function checkPodSpec(workload: Workload): string[] {
+/**
+ * Resources, probes and the restricted security profile, for every container of a pod template (init containers
+ * too: the Pod Security Standard holds them to it; they run to completion, so they need no probes, nor do a
+ * Job's containers).
+ */
+function checkPodSpec(where: string, template: PodTemplate, options: { readonly probes: boolean } = { probes: true }): string[] {
   const problems: string[] = [];
-  const where = `${workload.kind}/${workload.metadata.name}`;
-  const pod = workload.spec.template.spec;
+  const pod = template.spec;
   if (pod.securityContext?.runAsNonRoot !== true) problems.push(`${where}: pod securityContext.runAsNonRoot must be true`);
   if (pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault') problems.push(`${where}: pod seccompProfile must be RuntimeDefault`);
   if (pod.automountServiceAccountToken !== false) problems.push(`${where}: no service account token is needed (automountServiceAccountToken: false)`);
-  if (!selects(workload.spec.selector, workload.spec.template.metadata?.labels)) problems.push(`${where}: the selector does not match the pod template`);
-  for (const container of pod.containers) {
+  const containers = [...pod.containers.map((container) => ({ container, probes: options.probes })), ...(pod.initContainers ?? []).map((container) => ({ container, probes: false }))];
+  for (const { container, probes } of containers) {
     const name = `${where} container ${container.name}`;
     for (const resource of ['cpu', 'memory']) {
       const request = container.resources?.requests?.[resource];
@@ -100,7 +106,7 @@ function checkPodSpec(workload: Workload): string[] {
       if (request === undefined || limit === undefined) problems.push(`${name}: needs a ${resource} request and limit`);
       else if (!(quantity(request) <= quantity(limit))) problems.push(`${name}: ${resource} request ${String(request)} exceeds limit ${String(limit)}`);
     }
-    if (container.livenessProbe === undefined || container.readinessProbe === undefined) problems.push(`${name}: needs liveness and readiness probes`);
+    if (probes && (container.livenessProbe === undefined || container.readinessProbe === undefined)) problems.push(`${name}: needs liveness and readiness probes`);
     const security = container.securityContext;
     if (security?.allowPrivilegeEscalation !== false) problems.push(`${name}: allowPrivilegeEscalation must be false`);
     if (!(security?.capabilities?.drop ?? []).includes('ALL')) problems.push(`${name}: must drop ALL capabilities`);

@@ -12,14 +12,15 @@ export const SECRET_VARIABLE = /KEY|SECRET|PASSWORD|TOKEN|DATABASE_URL/;
 
 /**
  * Settings whose default only suits a laptop: a Deployment must set them. NATS_URL defaults to loopback;
+ * without NATS_USER and NATS_PASSWORD a service connects anonymously, which a server with authorization refuses;
  * without GATEWAY_API_KEYS every request is refused; without AUDIT_DATABASE_URL or an AUDIT_SQLITE_PATH of its
  * own (on a volume: the audit-store rule checks which) the audit log writes SQLite inside the pod; without GATEWAY_ID a restarted gateway gets a random id instead of its pod name; the
  * replay provider binds loopback by default.
  */
 export const REQUIRED_IN_CLUSTER: Readonly<Record<string, readonly (string | readonly string[])[]>> = {
-  gateway: ['NATS_URL', 'GATEWAY_API_KEYS', 'GATEWAY_ID'],
-  normalizer: ['NATS_URL'],
-  'audit-log': ['NATS_URL', 'GATEWAY_API_KEYS', ['AUDIT_DATABASE_URL', 'AUDIT_SQLITE_PATH']],
+  gateway: ['NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'GATEWAY_API_KEYS', 'GATEWAY_ID'],
+  normalizer: ['NATS_URL', 'NATS_USER', 'NATS_PASSWORD'],
+  'audit-log': ['NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'GATEWAY_API_KEYS', ['AUDIT_DATABASE_URL', 'AUDIT_SQLITE_PATH']],
   'replay-provider': ['REPLAY_HOST'],
 };
 

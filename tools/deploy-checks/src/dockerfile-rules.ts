@@ -25,8 +25,8 @@ export interface DockerfileContext {
   readonly productionDependencies: ReadonlySet<string>;
   /** What apps/<app>/dist/main.js loads. */
   readonly closure: ImportClosure;
-  /** The port the app listens on by default. */
-  readonly port: number;
+  /** The port the app listens on by default; null for a command that serves nothing (the CLI). */
+  readonly port: number | null;
   /** The app's GET routes (a HEALTHCHECK must call one of them). */
   readonly getRoutes: readonly string[];
   /** `engines.node` of the root and of every production package. */
@@ -245,12 +245,18 @@ function checkFinalStage(final: Stage, provided: readonly Provided[], context: D
   checkRuntimeFiles(final, provided, context, report);
 
   const exposed = final.instructions.filter((item) => item.keyword === 'EXPOSE').flatMap((item) => words(item));
+  const healthcheck = last('HEALTHCHECK');
+  const checksHealth = healthcheck !== undefined && !/^NONE$/i.test(healthcheck.args.trim());
+  if (context.port === null) {
+    // A command runs to completion and listens on nothing: a port or a health check would only mislead.
+    if (exposed.length > 0) report('expose', last('EXPOSE')?.line ?? line, `EXPOSE ${exposed.join(' ')}: apps/${context.app} serves nothing`);
+    if (checksHealth) report('healthcheck', healthcheck.line, `HEALTHCHECK: apps/${context.app} serves nothing to check`);
+    return;
+  }
   if (!exposed.some((port) => port.replace(/\/tcp$/, '') === String(context.port))) {
     report('expose', line, `EXPOSE ${String(context.port)}: the app's default port`);
   }
-
-  const healthcheck = last('HEALTHCHECK');
-  if (healthcheck !== undefined && !/^NONE$/i.test(healthcheck.args.trim())) {
+  if (checksHealth) {
     const text = healthcheck.args;
     if (!context.getRoutes.some((route) => new RegExp(`${route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/-])`).test(text))) {
       report('healthcheck', healthcheck.line, `HEALTHCHECK calls none of the app's GET routes (${context.getRoutes.join(', ')})`);

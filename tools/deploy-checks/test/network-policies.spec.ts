@@ -2,7 +2,7 @@ import { repoRoot } from '@llm-stream/testing';
 import { OVERLAYS, type KubeObject } from '../src/kustomize.js';
 import { connectionAllowed, type Endpoint } from '../src/network-policy.js';
 import { NAMESPACES, loadOverlay } from '../src/overlay-model.js';
-import { find, type Workload } from '../src/workloads.js';
+import { find, type JobObject, type Workload } from '../src/workloads.js';
 
 const root = repoRoot();
 
@@ -14,6 +14,8 @@ function endpoints(objects: readonly KubeObject[], namespace: string): Record<st
     if (workload === undefined) throw new Error(`${kind}/${name} is not rendered`);
     return { ...own, podLabels: workload.spec.template.metadata?.labels ?? {}, ip };
   };
+  const job = find<JobObject>(objects, 'Job', 'provision');
+  if (job === undefined) throw new Error('Job/provision is not rendered');
   const outside = (ns: string, labels: Record<string, string>, ip: string): Endpoint => ({
     namespace: ns,
     namespaceLabels: { 'kubernetes.io/metadata.name': ns, ...labels },
@@ -25,6 +27,7 @@ function endpoints(objects: readonly KubeObject[], namespace: string): Record<st
     normalizer: pod('Deployment', 'normalizer', '10.0.0.11'),
     audit: pod('Deployment', 'audit-log', '10.0.0.12'),
     nats: pod('StatefulSet', 'nats', '10.0.0.13'),
+    provision: { ...own, podLabels: job.spec.template.metadata?.labels ?? {}, ip: '10.0.0.15' },
     client: outside('web', {}, '10.1.0.5'),
     backend: outside('backends', { 'llm-stream.io/backend': 'true' }, '10.1.0.6'),
     prometheus: outside('monitoring', { 'llm-stream.io/metrics': 'true' }, '10.1.0.7'),
@@ -69,6 +72,16 @@ const COMMON: readonly (readonly [string, string, number, string, boolean])[] = 
   ['normalizer', 'dns', 53, 'UDP', true],
   ['audit', 'dns', 53, 'UDP', true],
   ['nats', 'dns', 53, 'UDP', true],
+  // The provisioning Job reaches NATS and DNS, nothing else, and takes no connection.
+  ['provision', 'nats', 4222, 'TCP', true],
+  ['provision', 'dns', 53, 'UDP', true],
+  ['provision', 'nats', 8222, 'TCP', false],
+  ['provision', 'gateway', 8080, 'TCP', false],
+  ['provision', 'audit', 8082, 'TCP', false],
+  ['provision', 'provider', 443, 'TCP', false],
+  ['provision', 'database', 5432, 'TCP', false],
+  ['client', 'provision', 8080, 'TCP', false],
+  ['gateway', 'provision', 8080, 'TCP', false],
 ];
 
 describe.each(OVERLAYS)('overlay %s: NetworkPolicies', (overlay) => {

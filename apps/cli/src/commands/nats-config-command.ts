@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { natsAuthServerConfig, type NatsServerTls } from '@llm-stream/pipeline';
 import { UsageError } from '../usage-error.js';
 import { readCredentials } from './read-credentials.js';
@@ -7,12 +8,20 @@ export interface NatsConfigOptions {
   readonly tlsCert: string | undefined;
   readonly tlsKey: string | undefined;
   readonly tlsCa: string | undefined;
+  /** Where to write it (mode 0600: it holds the passwords); unset: standard output. */
+  readonly output: string | undefined;
 }
 
-/** `nats-config --credentials <file>`: prints the authorization part of the nats-server configuration (accounts, users, TLS). */
+/**
+ * `nats-config --credentials <file> [--output <file>]`: the authorization part of the nats-server configuration
+ * (accounts, users, TLS), printed or written to a file (what the NATS pods' init container does, for nats.conf
+ * to include).
+ */
 export async function natsConfigCommand(options: NatsConfigOptions): Promise<number> {
   const credentials = await readCredentials(options.credentials);
-  process.stdout.write(natsAuthServerConfig({ credentials, ...serverTls(options) }));
+  const config = natsAuthServerConfig({ credentials, ...serverTls(options) });
+  if (options.output === undefined) process.stdout.write(config);
+  else await writeFile(options.output, config, { mode: 0o600 });
   return 0;
 }
 

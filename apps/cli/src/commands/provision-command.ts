@@ -1,4 +1,5 @@
-import { provisionPipeline, type NatsClientTls, type PipelineStreamOptions } from '@llm-stream/pipeline';
+import { provisionPipeline, type PipelineStreamOptions } from '@llm-stream/pipeline';
+import { natsEnvironment } from './nats-environment.js';
 import { UsageError } from '../usage-error.js';
 import { readCredentials } from './read-credentials.js';
 
@@ -12,21 +13,14 @@ const HOUR_MS = 3_600_000;
  */
 export async function provisionCommand(credentialsPath: string | undefined, env: NodeJS.ProcessEnv): Promise<number> {
   const credentials = await readCredentials(credentialsPath);
-  const servers = (env['NATS_URL'] ?? 'nats://127.0.0.1:4222').split(',');
-  const tls = clientTls(env);
-  await provisionPipeline({ servers, credentials, streams: streamLimits(env), ...(tls === undefined ? {} : { tls }) });
+  const { servers, tls } = natsEnvironment(env);
+  const report = await provisionPipeline({ servers, credentials, streams: streamLimits(env), ...(tls === undefined ? {} : { tls }) });
   const tenants = Object.keys(credentials.tenants);
   process.stdout.write(`provisioned LLM_RAW, LLM_EVENTS, LLM_WORK and the LLM_EVENTS of ${tenants.length === 0 ? 'no tenant' : tenants.join(', ')} on ${servers.join(',')}\n`);
+  for (const tenant of report.recreatedCopies) {
+    process.stdout.write(`recreated the LLM_EVENTS of ${tenant} as a copy sourced from the platform's (it was of the earlier, capturing form); backends' durable consumers on it must be created again\n`);
+  }
   return 0;
-}
-
-function clientTls(env: NodeJS.ProcessEnv): NatsClientTls | undefined {
-  const files = {
-    ...(env['NATS_TLS_CA_FILE'] ? { caFile: env['NATS_TLS_CA_FILE'] } : {}),
-    ...(env['NATS_TLS_CERT_FILE'] ? { certFile: env['NATS_TLS_CERT_FILE'] } : {}),
-    ...(env['NATS_TLS_KEY_FILE'] ? { keyFile: env['NATS_TLS_KEY_FILE'] } : {}),
-  };
-  return Object.keys(files).length === 0 ? undefined : files;
 }
 
 function streamLimits(env: NodeJS.ProcessEnv): Partial<PipelineStreamOptions> {

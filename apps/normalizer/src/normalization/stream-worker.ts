@@ -10,7 +10,6 @@ import {
   RetryLoop,
   headerLookup,
   storedMessageCount,
-  tenantCopyCounter,
   toNatsHeaders,
   toLogMessage,
   type LogMessage,
@@ -60,12 +59,6 @@ export interface StreamWorkerDeps {
   readonly workingIntervalMs: number;
   /** Whether the work-progress thread tells JetStream this item's progress (else the keep-alive does). */
   readonly progressTold: () => boolean;
-  /**
-   * NATS runs with tenant accounts (an authorized deployment): each tenant's events are also stored in its own
-   * account's copy, which the event publisher proves complete too (a NATS restart can drop an event on its way
-   * to the copy while the platform's stream has it).
-   */
-  readonly tenantCopies: boolean;
   readonly clock: () => number;
 }
 
@@ -160,8 +153,7 @@ export class StreamWorker {
     // Tried until NATS answers: a restart of the server costs time, never the stream.
     const alreadyStored = await this.retrying.run(`${subject}: stored seqs`, () => storedSeqs(js, jsm, subject));
     observer.started(this.observed, alreadyStored.size);
-    const copies = this.deps.tenantCopies ? { copies: [tenantCopyCounter(nc, this.item.tenant)] } : {};
-    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, copies);
+    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
     const session = new NormalizerSession({ createAdapter: createProviderAdapter, unknownEvents: this.deps.unknownEvents });
     const encoder = new EventMessageEncoder(this.item.tenant, this.item.stream_id, headersForSpan(this.span));
     const interval = this.deps.workingIntervalMs;

@@ -32,8 +32,6 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
   /** Redelivered items whose holder is being asked for: a second delivery meanwhile is not a new stream. */
   private readonly asking = new Set<string>();
   private readonly progress: WorkProgressKeeper;
-  /** NATS runs with tenant accounts (a NATS user is set): the event publishers prove each tenant's copy too. */
-  private readonly tenantCopies: boolean;
   private lagTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -48,7 +46,6 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
     private readonly logger: JsonLogger,
   ) {
     const nats = natsSettings(config);
-    this.tenantCopies = nats.user !== undefined;
     this.progress = new WorkProgressKeeper({
       servers: nats.servers,
       auth: nats,
@@ -142,7 +139,6 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
       observer: this.observer,
       workingIntervalMs: workingIntervalMs(this.config),
       progressTold: () => this.progress.running,
-      tenantCopies: this.tenantCopies,
       clock: Date.now,
     });
     const done = worker

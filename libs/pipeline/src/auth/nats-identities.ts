@@ -1,4 +1,4 @@
-import { SUBJECT_ROOTS, isValidTenant } from '@llm-stream/contract';
+import { STREAM_NAMES, SUBJECT_ROOTS, isValidTenant } from '@llm-stream/contract';
 import { NatsAuthError } from './nats-auth-error.js';
 
 /**
@@ -55,13 +55,32 @@ function checkedTenant(tenant: string): string {
   return tenant;
 }
 
-/** The JetStream API subject of the tenant copy's stream info, inside the tenant's account. */
-export const TENANT_COPY_INFO_API = '$JS.API.STREAM.INFO.LLM_EVENTS';
+/**
+ * Where a tenant's account reaches the platform's JetStream API: the one consumer-create subject its copy's
+ * stream source uses (see {@link tenantCopyConsumerCreateSubject}), which the platform exports to that account
+ * alone and the account imports under this prefix (the source's `external.api`). No user of the account may
+ * publish under it: the stream source runs on the account's internal client.
+ */
+export const PLATFORM_API_IN_TENANT = '$JS.PLATFORM.API';
 
 /**
- * Where the platform asks for the stream info of one tenant's copy of its events (a service the tenant's account
- * exports to the platform alone: counts, no content), so the event publisher can prove the copy complete too.
+ * The consumer-create subject (extended form: stream, consumer name, filter) that a stream source filtered on
+ * `llm.events.<tenant>.>` uses on the platform's `LLM_EVENTS`. Exported to the tenant's account alone, it lets
+ * that account create consumers of its own tenant's events and nothing else: the server refuses a create whose
+ * body names another filter than its subject (nats-server 2.9.10: "did not match filtered subject").
  */
-export function tenantCopyInfoSubject(tenant: string): string {
-  return `llm.tenant-copies.${tenant}.info`;
+export function tenantCopyConsumerCreateSubject(tenant: string): string {
+  return `$JS.API.CONSUMER.CREATE.${STREAM_NAMES.events}.*.${tenantEventsSubjects(tenant)}`;
 }
+
+/** Where the platform delivers a tenant's events to its copy's source (a stream export to that account alone). */
+export function tenantCopyDeliverPrefix(tenant: string): string {
+  return `llm.copy-deliver.${checkedTenant(tenant)}`;
+}
+
+/**
+ * The flow-control subjects of push consumers on the platform's `LLM_EVENTS`: a stream source answers the
+ * consumer's flow-control requests there, so the platform exports them to the tenants' accounts as a service.
+ * Without it a source stalls once the consumer's pending window fills (about 2 MB on nats-server 2.9.10).
+ */
+export const EVENTS_FLOW_CONTROL_SUBJECTS = `$JS.FC.${STREAM_NAMES.events}.>`;

@@ -1,5 +1,5 @@
 import { DURABLE_CONSUMERS, STREAM_NAMES, SUBJECT_ROOTS } from '@llm-stream/contract';
-import { inboxPrefixOf, tenantCopyInfoSubject, tenantEventsSubjects, type PlatformIdentity } from './nats-identities.js';
+import { EVENTS_FLOW_CONTROL_SUBJECTS, PLATFORM_API_IN_TENANT, inboxPrefixOf, tenantEventsSubjects, type PlatformIdentity } from './nats-identities.js';
 
 /** A user's subject permissions, as nats-server's `permissions` block takes them (deny wins over allow). */
 export interface SubjectPermissions {
@@ -84,7 +84,7 @@ const GRANTS: Record<Exclude<PlatformIdentity, 'provisioner'>, Grant> = {
   },
   normalizer: {
     // Holder queries: a replica asks, and answers for, the work items it holds (work-progress thread).
-    publishes: [any(SUBJECT_ROOTS.events), any(SUBJECT_ROOTS.raw), oneToken(SUBJECT_ROOTS.workHolder), tenantCopyInfoSubject('*')],
+    publishes: [any(SUBJECT_ROOTS.events), any(SUBJECT_ROOTS.raw), oneToken(SUBJECT_ROOTS.workHolder)],
     subscribes: [any(SUBJECT_ROOTS.raw), oneToken(SUBJECT_ROOTS.gatewayLease), oneToken(SUBJECT_ROOTS.workHolder)],
     reads: [STREAM_NAMES.raw, STREAM_NAMES.events],
     inspects: [STREAM_NAMES.events, STREAM_NAMES.raw, STREAM_NAMES.work],
@@ -128,6 +128,12 @@ export function platformPermissions(identity: PlatformIdentity): SubjectPermissi
 }
 
 /**
+ * What no user of a tenant's account may publish: the platform API its copy's source imports, and the
+ * platform's flow-control subjects. Only the account's internal client (the stream source) uses them.
+ */
+const TENANT_IMPORTED_SERVICES = [`${PLATFORM_API_IN_TENANT}.>`, EVENTS_FLOW_CONTROL_SUBJECTS];
+
+/**
  * The permissions of a tenant's backend in its own account, which holds only the tenant's events: read the
  * `LLM_EVENTS` copy with consumers of its own (durable ones included), subscribe to the live events, nothing
  * else. It cannot publish events, nor create, update, purge or delete the stream (the provisioner's job).
@@ -137,13 +143,16 @@ export function backendPermissions(tenant: string): SubjectPermissions {
   return {
     publish: {
       allow: [`${API}.INFO`, ...streamReadSubjects(stream), `${API}.CONSUMER.DURABLE.CREATE.${stream}.*`, `${API}.CONSUMER.NAMES.${stream}`, `${API}.CONSUMER.LIST.${stream}`],
-      deny: [],
+      deny: TENANT_IMPORTED_SERVICES,
     },
     subscribe: { allow: ['_INBOX.>', tenantEventsSubjects(tenant)], deny: [] },
   };
 }
 
-/** A tenant account's administrator: creates and updates the account's copy of the tenant's events. */
+/**
+ * A tenant account's administrator (an operator identity, never a backend's): creates and updates the account's
+ * copy of the tenant's events.
+ */
 export function tenantProvisionerPermissions(): SubjectPermissions {
-  return { publish: { allow: [any(API)], deny: [] }, subscribe: { allow: ['_INBOX.>'], deny: [] } };
+  return { publish: { allow: [any(API)], deny: TENANT_IMPORTED_SERVICES }, subscribe: { allow: ['_INBOX.>'], deny: [] } };
 }

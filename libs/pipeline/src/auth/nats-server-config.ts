@@ -1,5 +1,14 @@
 import type { NatsCredentials, NatsUserCredentials } from './nats-credentials.js';
-import { PLATFORM_ACCOUNT, PLATFORM_IDENTITIES, TENANT_COPY_INFO_API, tenantAccount, tenantCopyInfoSubject, tenantEventsSubjects } from './nats-identities.js';
+import {
+  EVENTS_FLOW_CONTROL_SUBJECTS,
+  PLATFORM_ACCOUNT,
+  PLATFORM_API_IN_TENANT,
+  PLATFORM_IDENTITIES,
+  tenantAccount,
+  tenantCopyConsumerCreateSubject,
+  tenantCopyDeliverPrefix,
+  tenantEventsSubjects,
+} from './nats-identities.js';
 import { backendPermissions, platformPermissions, tenantProvisionerPermissions, type SubjectPermissions } from './nats-permissions.js';
 
 /** TLS of the client port: the server's certificate, and the CA that client certificates must chain to. */
@@ -20,37 +29,60 @@ function user({ user: name, password }: NatsUserCredentials, permissions: Subjec
   return { user: name, password, permissions };
 }
 
+/** The platform's exports to one tenant's account: its live events, and what its copy's stream source uses. */
+function exportsTo(tenant: string): object[] {
+  const accounts = [tenantAccount(tenant)];
+  return [
+    { stream: tenantEventsSubjects(tenant), accounts },
+    { service: tenantCopyConsumerCreateSubject(tenant), accounts },
+    { stream: `${tenantCopyDeliverPrefix(tenant)}.>`, accounts },
+  ];
+}
+
+/** A tenant account's imports of its exports, the consumer create under {@link PLATFORM_API_IN_TENANT}. */
+function importsOf(tenant: string): object[] {
+  const createSubject = tenantCopyConsumerCreateSubject(tenant);
+  return [
+    { stream: { account: PLATFORM_ACCOUNT, subject: tenantEventsSubjects(tenant) } },
+    { service: { account: PLATFORM_ACCOUNT, subject: createSubject }, to: createSubject.replace('$JS.API', PLATFORM_API_IN_TENANT) },
+    { stream: { account: PLATFORM_ACCOUNT, subject: `${tenantCopyDeliverPrefix(tenant)}.>` } },
+    { service: { account: PLATFORM_ACCOUNT, subject: EVENTS_FLOW_CONTROL_SUBJECTS } },
+  ];
+}
+
 /**
  * The authorization part of a nats-server configuration (JSON, which the server's configuration syntax
  * accepts): the `PLATFORM` account with one user per service and the provisioner, and one account per tenant
- * with its backend and provisioner users. The platform exports each tenant's events (`llm.events.<tenant>.>`,
- * a stream export) to that tenant's account alone, where the tenant's own `LLM_EVENTS` stream stores them
- * (created by `provisionPipeline`). Server settings (ports, store directory) come from the command line or
- * are merged by the caller.
+ * with its backend and provisioner users. Each tenant's account holds a copy of that tenant's events, its own
+ * `LLM_EVENTS` (created by `provisionPipeline`), fed by a JetStream stream source from the platform's
+ * `LLM_EVENTS`: a consumer with a position, which resumes where it stopped after a restart, so the copy never
+ * misses an event the platform stored. The platform exports to each tenant's account alone its live events
+ * (core subscriptions of its backends), the consumer-create subject pinned to its events' filter, the
+ * delivery subjects of that consumer, and (to all tenants) the flow-control subjects of the events stream.
+ * Server settings (ports, store directory) come from the command line or are merged by the caller.
  *
- * Server features relied on, all in nats-server 2.9.10 and later: accounts with `jetstream: enabled`, user
- * publish/subscribe allow and deny lists, stream exports restricted to named accounts and their imports, and
- * a JetStream stream capturing imported subjects, and a service export (the tenant copy's stream info, to the
- * platform alone) with a service import under another local subject (`to`).
+ * Server features relied on, in nats-server 2.9.10 (tested here) and later: accounts with `jetstream:
+ * enabled`, user publish/subscribe allow and deny lists, stream and service exports restricted to named
+ * accounts, service imports under another local subject (`to`), a stream source in another account
+ * (`external.api`, `external.deliver`) creating its consumer with the extended create subject that carries
+ * the filter, and the server refusing a create whose body's filter differs from that subject's.
  */
 export function natsAuthServerConfig(options: NatsAuthServerConfigOptions): string {
   const { credentials } = options;
-  const tenants = Object.entries(credentials.tenants);
+  const tenants = Object.keys(credentials.tenants);
+  const flowControl = tenants.length === 0 ? [] : [{ service: EVENTS_FLOW_CONTROL_SUBJECTS, accounts: tenants.map(tenantAccount) }];
   const accounts: Record<string, object> = {
     [PLATFORM_ACCOUNT]: {
       jetstream: 'enabled',
       users: PLATFORM_IDENTITIES.map((identity) => user(credentials.platform[identity], platformPermissions(identity))),
-      exports: tenants.map(([tenant]) => ({ stream: tenantEventsSubjects(tenant), accounts: [tenantAccount(tenant)] })),
-      // Each tenant copy's stream info (counts only), for the event publisher's proof that the copy is complete.
-      imports: tenants.map(([tenant]) => ({ service: { account: tenantAccount(tenant), subject: TENANT_COPY_INFO_API }, to: tenantCopyInfoSubject(tenant) })),
+      exports: [...tenants.flatMap(exportsTo), ...flowControl],
     },
   };
-  for (const [tenant, users] of tenants) {
+  for (const [tenant, users] of Object.entries(credentials.tenants)) {
     accounts[tenantAccount(tenant)] = {
       jetstream: 'enabled',
       users: [user(users.backend, backendPermissions(tenant)), user(users.provisioner, tenantProvisionerPermissions())],
-      imports: [{ stream: { account: PLATFORM_ACCOUNT, subject: tenantEventsSubjects(tenant) } }],
-      exports: [{ service: TENANT_COPY_INFO_API, accounts: [PLATFORM_ACCOUNT] }],
+      imports: importsOf(tenant),
     };
   }
   const config: Record<string, object> = { accounts };
