@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { attachJetStream, startTelemetry } from '@llm-stream/nest-kit';
+import { CONTRACT_VERSION } from '@llm-stream/contract';
+import { attachJetStream, serveOpenApi, startTelemetry } from '@llm-stream/nest-kit';
 import { FrameworkLogger, JsonLogger, loadApiKeys, loadConfig } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
 import { AuditConfig } from './config/audit-config.js';
@@ -25,6 +26,11 @@ const app = await NestFactory.create(AppModule.register(config, keys.value.keys,
   forceCloseConnections: true,
 });
 app.enableShutdownHooks();
+serveOpenApi(app, {
+  title: 'llm-stream audit log',
+  description: "The tenant's stored streams: records, events, raw traces, chain verification and counts.",
+  version: CONTRACT_VERSION,
+});
 // Ingestion: the two durable consumers (it fails to start if one cannot be set up).
 attachJetStream(app);
 await app.startAllMicroservices();

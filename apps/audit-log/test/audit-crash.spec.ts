@@ -18,7 +18,7 @@ describe('the audit log killed (SIGKILL) while 100 streams run, on SQLite', () =
   beforeAll(async () => {
     pipeline = await startPipeline();
     env = {
-      ...pipeline.commonEnv,
+      ...pipeline.auditEnv,
       AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite'),
       TRACE_EXPORTER: 'none',
       // Unacked messages of the killed process come back after this long.

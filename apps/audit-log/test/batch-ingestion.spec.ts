@@ -1,6 +1,7 @@
 // @llm-stream/service-kit (errorCode) also declares the decorated config classes, which need the metadata API.
 import 'reflect-metadata';
 import type { JsMsg } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { err, ok, type Result } from '@llm-stream/contract';
 import { DurableConsumerLoop, nak } from '@llm-stream/pipeline';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
@@ -12,7 +13,8 @@ import { openJetStream, type JetStreamSession } from './support/jetstream.js';
  * Batch ingestion's contract with JetStream, on the durable consumer loop the JetStream transport runs (batch
  * delivery), against a real nats-server. The store is a small in-memory one with a
  * switch: these specs are about acks, naks and terminations, not about a database (the service specs run the
- * real ones, including a crashed PostgreSQL).
+ * real ones, including a crashed PostgreSQL). The server runs without authorization: the loops read streams of
+ * the spec's own, which no service's permissions name; the audit log's user is exercised by the service specs.
  */
 class SwitchableStore implements BatchHandler<string> {
   readonly stored: string[] = [];
@@ -65,7 +67,7 @@ describe('BatchIngestion (real nats-server with JetStream)', () => {
 
   beforeAll(async () => {
     nats = await startNatsServer();
-    session = await openJetStream(nats.url);
+    session = await openJetStream(await connect({ servers: nats.url }));
   });
 
   // A failed expectation must not leave a loop running (jest would not exit).

@@ -2,22 +2,27 @@ import 'reflect-metadata';
 import type { Consumer } from '@nats-io/jetstream';
 import { STREAM_NAMES } from '@llm-stream/contract';
 import { JsonLogger } from '@llm-stream/service-kit';
-import { startNatsServer, type NatsServerHandle } from '@llm-stream/testing';
 import { ensureDurableConsumer } from '@llm-stream/pipeline';
 import { AUDIT_CONSUMERS } from '../src/ingestion/audit-consumers.js';
 import { IngestionLagPoller } from '../src/lag/ingestion-lag-poller.js';
 import { AuditMetrics } from '../src/metrics/audit-metrics.js';
+import { startAuthorizedNats, type AuthorizedNats } from './support/authorized-nats.js';
 import { openJetStream, type JetStreamSession } from './support/jetstream.js';
 
 /**
  * The lag poller against a real nats-server: what it reports for a consumer is what JetStream holds for it
- * (undelivered, delivered but unacked, the JetStream time of the oldest message not acked).
+ * (undelivered, delivered but unacked, the JetStream time of the oldest message not acked). The server runs the
+ * shipped authorization: the poller and the consumer are the audit log's user; the test publishes, inspects and
+ * deletes messages as the provisioner.
  */
 const DAY_MS = 86_400_000;
 
 describe('IngestionLagPoller (real nats-server with JetStream)', () => {
-  let nats: NatsServerHandle;
+  let nats: AuthorizedNats;
+  /** The provisioner's. */
   let session: JetStreamSession;
+  /** The audit log's. */
+  let auditSession: JetStreamSession;
   let consumer: Consumer;
   let metrics: AuditMetrics;
   let poller: IngestionLagPoller;
@@ -25,16 +30,18 @@ describe('IngestionLagPoller (real nats-server with JetStream)', () => {
   const subject = 'llm.events.acme.st_lag';
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    session = await openJetStream(nats.url);
-    await ensureDurableConsumer(session.jsm, { stream: STREAM_NAMES.events, durable, ackWaitMs: 60_000, maxAckPending: 100 });
-    consumer = await session.js.consumers.get(STREAM_NAMES.events, durable);
+    nats = await startAuthorizedNats();
+    session = await openJetStream(await nats.connectAs('provisioner'));
+    auditSession = await openJetStream(await nats.connectAs('audit-log'));
+    await ensureDurableConsumer(auditSession.jsm, { stream: STREAM_NAMES.events, durable, ackWaitMs: 60_000, maxAckPending: 100 });
+    consumer = await auditSession.js.consumers.get(STREAM_NAMES.events, durable);
     metrics = new AuditMetrics();
     poller = new IngestionLagPoller(
-      session.jsm,
+      auditSession.jsm,
       [
         { stream: STREAM_NAMES.events, consumer: durable },
-        { stream: STREAM_NAMES.raw, consumer: 'no-such-consumer' },
+        // The audit log's own durable on the raw stream, not created here: missing, as before the service's first start.
+        { stream: STREAM_NAMES.raw, consumer: AUDIT_CONSUMERS.raw },
       ],
       60_000,
       metrics,
@@ -43,7 +50,6 @@ describe('IngestionLagPoller (real nats-server with JetStream)', () => {
   });
 
   afterAll(async () => {
-    await session.close();
     await nats.stop();
   });
 
@@ -98,7 +104,7 @@ describe('IngestionLagPoller (real nats-server with JetStream)', () => {
 
   it('reports a consumer it cannot measure, and counts the failed polls', async () => {
     await poller.poll(Date.now());
-    expect(poller.report()['no-such-consumer']).toEqual({ unknown: expect.stringMatching(/consumer not found/i) as unknown });
-    expect(await gauge('llm_audit_ingestion_lag_poll_failures_total', 'consumer="no-such-consumer"')).toBeGreaterThanOrEqual(1);
+    expect(poller.report()[AUDIT_CONSUMERS.raw]).toEqual({ unknown: expect.stringMatching(/consumer not found/i) as unknown });
+    expect(await gauge('llm_audit_ingestion_lag_poll_failures_total', `consumer="${AUDIT_CONSUMERS.raw}"`)).toBeGreaterThanOrEqual(1);
   });
 });

@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAM_NAMES, assemble, type ContractEvent, type ProviderName } from '@llm-stream/contract';
-import { startNatsServer, startOtlpCollector, startProcess, repoRoot, waitFor, type NatsServerHandle, type OtlpCollector } from '@llm-stream/testing';
+import { startOtlpCollector, startProcess, repoRoot, waitFor, type OtlpCollector } from '@llm-stream/testing';
 import { toNatsHeaders } from '@llm-stream/pipeline';
 import { AUDIT_CONSUMERS } from '../src/ingestion/audit-consumers.js';
 import { CLIENT_REQUEST_RECORD } from '../src/ingestion/read-raw-message.js';
 import { PostgresBackend } from '../src/store/postgres/postgres-backend.js';
 import type { StoreBackend } from '../src/store/sql-backend.js';
 import { SqliteBackend } from '../src/store/sqlite/sqlite-backend.js';
+import { startAuthorizedNats, type AuthorizedNats } from './support/authorized-nats.js';
 import { getJson } from './support/http.js';
 import { auditBacklog, openJetStream, publishStream, type JetStreamSession } from './support/jetstream.js';
 import { BACKENDS, postgresServer, stopPostgresServer } from './support/repository-backends.js';
@@ -37,7 +38,7 @@ afterAll(async () => {
 });
 
 describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetStream', (backend) => {
-  let nats: NatsServerHandle;
+  let nats: AuthorizedNats;
   let collector: OtlpCollector;
   let session: JetStreamSession;
   let audit: Service;
@@ -58,11 +59,11 @@ describe.each(BACKENDS)('the audit-log service on %s, fed through real NATS JetS
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'audit-service-'));
     collector = await startOtlpCollector();
-    nats = await startNatsServer();
-    session = await openJetStream(nats.url);
+    nats = await startAuthorizedNats();
+    session = await openJetStream(await nats.connectAs('provisioner'));
     const database = backend === 'sqlite' ? { AUDIT_SQLITE_PATH: join(dir, 'audit.sqlite') } : { AUDIT_DATABASE_URL: await (await postgresServer()).createDatabase() };
     env = {
-      NATS_URL: nats.url,
+      ...nats.serviceEnv('audit-log'),
       GATEWAY_API_KEYS: API_KEYS,
       AUDIT_PROMPT_CAPTURE_TENANTS: GLOBEX.tenant,
       AUDIT_ACK_WAIT_MS: '3000',

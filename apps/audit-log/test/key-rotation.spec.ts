@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { SecretVolume, startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
+import { SecretVolume, waitFor } from '@llm-stream/testing';
+import { startAuthorizedNats, type AuthorizedNats } from './support/authorized-nats.js';
 import { getJson } from './support/http.js';
 import { startAudit, startGateway, type Service } from './support/services.js';
 
@@ -15,16 +16,19 @@ const keysFile = (...keys: string[]): string =>
  * no restart, a key added works and a key revoked stops working within seconds, on the gateway and the audit log.
  */
 describe('GATEWAY_API_KEYS_FILE: rotation on a running gateway and audit log', () => {
-  let nats: NatsServerHandle;
+  let nats: AuthorizedNats;
   let volume: SecretVolume;
   let gateway: Service;
   let audit: Service;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
+    nats = await startAuthorizedNats();
     volume = new SecretVolume('api-keys.json', keysFile(OLD_KEY));
-    const env = { NATS_URL: nats.url, GATEWAY_API_KEYS_FILE: volume.path };
-    [gateway, audit] = await Promise.all([startGateway(env), startAudit({ ...env, AUDIT_SQLITE_PATH: join(volume.dir, 'audit.sqlite') })]);
+    const keys = { GATEWAY_API_KEYS_FILE: volume.path };
+    [gateway, audit] = await Promise.all([
+      startGateway({ ...nats.serviceEnv('gateway'), ...keys }),
+      startAudit({ ...nats.serviceEnv('audit-log'), ...keys, AUDIT_SQLITE_PATH: join(volume.dir, 'audit.sqlite') }),
+    ]);
   });
 
   afterAll(async () => {

@@ -43,7 +43,7 @@ describe('the audit log behind the real pipeline (replay provider, gateway, norm
 
   beforeAll(async () => {
     pipeline = await startPipeline();
-    audit = await startAudit({ ...pipeline.commonEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite'), AUDIT_PROMPT_CAPTURE_TENANTS: GLOBEX.tenant });
+    audit = await startAudit({ ...pipeline.auditEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite'), AUDIT_PROMPT_CAPTURE_TENANTS: GLOBEX.tenant });
     const files = listTranscripts();
     const streams = await mapConcurrently(files, 8, (file) => streamThroughGateway(pipeline.gateway.url, ACME.key, file.provider as ProviderName, file.name));
     files.forEach((file, index) => recorded.push({ file, stream: streams[index] as ClientStream }));

@@ -21,7 +21,7 @@ describe('PostgreSQL crashed and restarted while the audit log ingests 100 strea
     // A private cluster: this test kills it.
     postgres = await startPostgres();
     databaseUrl = await postgres.createDatabase();
-    audit = await startAudit({ ...pipeline.commonEnv, AUDIT_DATABASE_URL: databaseUrl, TRACE_EXPORTER: 'none', AUDIT_ACK_WAIT_MS: '3000', AUDIT_LAG_POLL_INTERVAL_MS: '250' });
+    audit = await startAudit({ ...pipeline.auditEnv, AUDIT_DATABASE_URL: databaseUrl, TRACE_EXPORTER: 'none', AUDIT_ACK_WAIT_MS: '3000', AUDIT_LAG_POLL_INTERVAL_MS: '250' });
   });
 
   afterAll(async () => {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
+import { waitFor } from '@llm-stream/testing';
+import { startAuthorizedNats, type AuthorizedNats } from './support/authorized-nats.js';
 import { getJson } from './support/http.js';
 import { auditBacklog, openJetStream, publishStream, type JetStreamSession } from './support/jetstream.js';
 import { startAudit, type Service } from './support/services.js';
@@ -11,17 +12,17 @@ import { ACME, API_KEYS } from './support/tenants.js';
 const DAY_MS = 86_400_000;
 
 describe('retention', () => {
-  let nats: NatsServerHandle;
+  let nats: AuthorizedNats;
   let session: JetStreamSession;
   let audit: Service;
   let dir: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'audit-retention-'));
-    nats = await startNatsServer();
-    session = await openJetStream(nats.url);
+    nats = await startAuthorizedNats();
+    session = await openJetStream(await nats.connectAs('provisioner'));
     audit = await startAudit({
-      NATS_URL: nats.url,
+      ...nats.serviceEnv('audit-log'),
       GATEWAY_API_KEYS: API_KEYS,
       AUDIT_SQLITE_PATH: join(dir, 'audit.sqlite'),
       AUDIT_RETENTION_DAYS: '2',

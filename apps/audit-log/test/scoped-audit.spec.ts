@@ -82,7 +82,7 @@ describe('audit scopes: the projection of every audit route, per scope, on the c
 
   beforeAll(async () => {
     pipeline = await startPipeline();
-    audit = await startAudit({ ...pipeline.commonEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite') });
+    audit = await startAudit({ ...pipeline.auditEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite') });
     const files = reasoningTranscripts();
     const recorded = await mapConcurrently(files, 4, (file) => streamThroughGateway(pipeline.gateway.url, ACME.key, file.provider as ProviderName, file.name));
     files.forEach((file, index) => streams.push({ file, streamId: recorded[index]!.streamId }));

@@ -78,7 +78,7 @@ describe('the provider key never leaves the gateway (canary through the real pip
     writeFileSync(join(dir, 'anthropic', `${ESCAPED_CASE}.sse`), escapedKeyTranscript());
     const keys = { OPENAI_API_KEY: CANARY, ANTHROPIC_API_KEY: CANARY, GEMINI_API_KEY: CANARY };
     pipeline = await startPipeline({ gatewayEnv: keys, replayEnv: { REPLAY_TRANSCRIPTS_DIR: dir, REPLAY_REQUIRE_API_KEY: CANARY } });
-    audit = await startAudit({ ...pipeline.commonEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite'), AUDIT_PROMPT_CAPTURE_TENANTS: GLOBEX.tenant });
+    audit = await startAudit({ ...pipeline.auditEnv, AUDIT_SQLITE_PATH: join(pipeline.dir, 'audit.sqlite'), AUDIT_PROMPT_CAPTURE_TENANTS: GLOBEX.tenant });
     tap = pipeline.jetstream.nc.subscribe('llm.>', {
       callback: (_error, message) => {
         tapped.push(`${message.subject}\n${headerText(message.headers)}\n${message.string()}`);

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { attachCoreNats, startTelemetry } from '@llm-stream/nest-kit';
+import { CONTRACT_VERSION } from '@llm-stream/contract';
+import { attachCoreNats, serveOpenApi, startTelemetry } from '@llm-stream/nest-kit';
 import { FrameworkLogger, JsonLogger, loadApiKeys, loadConfig } from '@llm-stream/service-kit';
 import { AppModule } from './app.module.js';
 import { GatewayConfig } from './config/gateway-config.js';
@@ -52,6 +53,11 @@ const app = await NestFactory.create<NestExpressApplication>(AppModule.register(
 // body parser reads it all first) and bounds the nesting depth (a 400, not a stack overflow later).
 app.use(jsonBody({ maxBytes: config.MAX_BODY_BYTES, maxDepth: config.MAX_JSON_DEPTH }));
 app.enableShutdownHooks();
+serveOpenApi(app, {
+  title: 'llm-stream gateway',
+  description: 'Streams of provider calls as contract events (text/event-stream), resumable and cancellable.',
+  version: CONTRACT_VERSION,
+});
 await app.init();
 // The control plane (cancel requests, reader notices) listens before the first HTTP request.
 attachCoreNats(app, logger);

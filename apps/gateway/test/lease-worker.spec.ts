@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { connectNatsUser, generateNatsCredentials, natsAuthServerConfig, provisionPipeline, type NatsCredentials } from '@llm-stream/pipeline';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
 import type { LeaseWorkerData, MainThreadBeat } from '../src/streams/lease-worker-protocol.js';
 
@@ -13,14 +14,23 @@ function blockMainThread(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-describe('the gateway lease worker (real nats-server)', () => {
+/**
+ * On the shipped authorization configuration: the worker publishes its leases as the gateway's NATS user (a
+ * publish its permissions refused would store no lease); the test's stream and reads are the provisioner's.
+ */
+describe('the gateway lease worker (real nats-server, authorization on)', () => {
   let server: NatsServerHandle;
+  let credentials: NatsCredentials;
   let nc: NatsConnection;
   let jsm: JetStreamManager;
 
   beforeAll(async () => {
-    server = await startNatsServer();
-    nc = await connect({ servers: server.url });
+    credentials = generateNatsCredentials([]);
+    server = await startNatsServer({
+      config: natsAuthServerConfig({ credentials }),
+      provision: (url) => provisionPipeline({ servers: [url], credentials }),
+    });
+    nc = await connectNatsUser({ servers: [server.url], name: 'test-provisioner', user: credentials.platform.provisioner });
     jsm = await jetstreamManager(nc);
     // The leases are core messages; a stream keeps them here with the server's receive time.
     await jsm.streams.add({ name: 'LEASES', subjects: ['llm.gateways.lease.>'] });
@@ -32,7 +42,8 @@ describe('the gateway lease worker (real nats-server)', () => {
   });
 
   async function start(subject: string, mainStallMs: number): Promise<Worker> {
-    const data: LeaseWorkerData = { servers: [server.url], name: 'test-gateway', subject, intervalMs: 200, mainStallMs };
+    const gateway = credentials.platform.gateway;
+    const data: LeaseWorkerData = { servers: [server.url], auth: { user: gateway.user, password: gateway.password }, name: 'test-gateway', subject, intervalMs: 200, mainStallMs };
     const worker = new Worker(WORKER, { workerData: data });
     await new Promise<void>((resolve, reject) => {
       worker.once('message', () => {

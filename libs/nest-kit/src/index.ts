@@ -1,6 +1,6 @@
 // The Nest wiring every service shares (apps only may import it): the NATS connection module, tracing start,
-// the metrics endpoint, the one exception filter and readiness bodies, and the transports of
-// @nestjs/microservices that carry the control plane and the durable consumers.
+// the metrics endpoint, the one exception filter and readiness bodies, the OpenAPI document and its decorators,
+// and the transports of @nestjs/microservices that carry the control plane and the durable consumers.
 export { JETSTREAM, JETSTREAM_MANAGER, NATS_CONNECTION } from './nats/nats-tokens.js';
 export { NatsModule, type NatsModuleOptions } from './nats/nats.module.js';
 export { startTelemetry } from './telemetry/start-telemetry.js';
@@ -26,3 +26,7 @@ export { JETSTREAM_CONSUMERS, attachJetStream, jetStreamTransportProvider } from
 export { ApiKeyGuard } from './auth/api-key.guard.js';
 export { Principal } from './auth/principal.decorator.js';
 export { RequireScopes } from './auth/require-scopes.decorator.js';
+export { serveOpenApi, type OpenApiInfo } from './openapi/serve-openapi.js';
+export { ApiKeyAuth } from './openapi/api-key-auth.decorator.js';
+export { ApiErrorResponses, type ErrorResponses, type ErrorStatus } from './openapi/api-error-responses.decorator.js';
+export { ApiLiveResponse, ApiReadinessResponses } from './openapi/api-health-responses.decorator.js';

@@ -1,10 +1,14 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
-import { ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/nest-kit';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth, ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/nest-kit';
 import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
 import { AUDIT_SCOPES } from './audit-view.js';
+import { ListStreamsDocs, RawTraceDocs, StreamDetailDocs, VerifyStreamDocs } from './query.openapi.js';
 import { AuditQueryService, type RawTrace, type StreamDetail, type StreamList, type VerifyReport } from './audit-query.service.js';
 
 /** The audit query API over streams; every route needs an API key and sees only its tenant's streams. */
+@ApiTags('audit')
+@ApiKeyAuth()
 @Controller('v1/streams')
 @RequireScopes(AUDIT_SCOPES)
 @UseGuards(ApiKeyGuard)
@@ -12,21 +16,25 @@ export class StreamsController {
   constructor(private readonly query: AuditQueryService) {}
 
   @Get()
+  @ListStreamsDocs()
   list(@Query() params: Record<string, unknown>, @Principal() principal: ApiKeyPrincipal): Promise<StreamList> {
     return this.query.list(principal.tenant, params);
   }
 
   @Get(':streamId')
+  @StreamDetailDocs()
   detail(@Param('streamId') streamId: string, @Principal() principal: ApiKeyPrincipal): Promise<StreamDetail> {
     return this.query.detail(principal, streamId);
   }
 
   @Get(':streamId/raw')
+  @RawTraceDocs()
   raw(@Param('streamId') streamId: string, @Principal() principal: ApiKeyPrincipal): Promise<RawTrace> {
     return this.query.raw(principal, streamId);
   }
 
   @Get(':streamId/verify')
+  @VerifyStreamDocs()
   verify(@Param('streamId') streamId: string, @Principal() principal: ApiKeyPrincipal): Promise<VerifyReport> {
     return this.query.verify(principal.tenant, streamId);
   }

@@ -1,6 +1,6 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { encodeEventMessage, ensurePipelineStreams, toNatsHeaders } from '@llm-stream/pipeline';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { encodeEventMessage, toNatsHeaders } from '@llm-stream/pipeline';
 import { STREAM_NAMES, encodeTraceRecord, rawSubject } from '@llm-stream/contract';
 import { AUDIT_CONSUMERS } from '../../src/ingestion/audit-consumers.js';
 import type { StreamFixture } from './stream-fixtures.js';
@@ -12,11 +12,12 @@ export interface JetStreamSession {
   close(): Promise<void>;
 }
 
-export async function openJetStream(url: string): Promise<JetStreamSession> {
-  const nc = await connect({ servers: url });
-  const jsm = await jetstreamManager(nc);
-  await ensurePipelineStreams(jsm);
-  return { nc, js: jetstream(nc), jsm, close: () => nc.close() };
+/**
+ * JetStream over a connection of the test's (on the authorized server: the provisioner's, which publishes as the
+ * gateway and the normalizer would and inspects what the audit log's consumers hold; the streams exist already).
+ */
+export async function openJetStream(nc: NatsConnection): Promise<JetStreamSession> {
+  return { nc, js: jetstream(nc), jsm: await jetstreamManager(nc), close: () => nc.close() };
 }
 
 /**

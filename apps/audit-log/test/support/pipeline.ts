@@ -2,14 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContractEvent, ProviderName } from '@llm-stream/contract';
-import { collectSse, startNatsServer, startOtlpCollector, type NatsServerHandle, type OtlpCollector } from '@llm-stream/testing';
+import { collectSse, startOtlpCollector, type OtlpCollector } from '@llm-stream/testing';
+import { startAuthorizedNats, type AuthorizedNats } from './authorized-nats.js';
 import { openJetStream, type JetStreamSession } from './jetstream.js';
 import { startGateway, startNormalizer, startReplayProvider, type Service } from './services.js';
 import { API_KEYS } from './tenants.js';
 
-/** NATS, the replay provider, a normalizer and a gateway, as processes; the audit log is the test's to start. */
+/**
+ * NATS (authorization on, as shipped), the replay provider, a normalizer and a gateway, as processes, each service
+ * as its own NATS user; the audit log is the test's to start (with {@link Pipeline.auditEnv}).
+ */
 export interface Pipeline {
-  readonly nats: NatsServerHandle;
+  readonly nats: AuthorizedNats;
+  /** The test's own JetStream session, as the provisioner. */
   readonly jetstream: JetStreamSession;
   readonly replay: Service;
   readonly normalizer: Service;
@@ -18,8 +23,10 @@ export interface Pipeline {
   readonly collector: OtlpCollector;
   /** A temp dir for the test's files (databases, span files), removed on stop. */
   readonly dir: string;
-  /** Environment every service of the pipeline shares (NATS, keys, span export to the collector). */
+  /** Environment every service of the pipeline shares (keys, span export to the collector); no NATS user. */
   readonly commonEnv: Readonly<Record<string, string>>;
+  /** The audit log's: {@link commonEnv} with its NATS URL, user and password. */
+  readonly auditEnv: Readonly<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -31,20 +38,20 @@ export interface PipelineOptions {
 
 export async function startPipeline(options: PipelineOptions = {}): Promise<Pipeline> {
   const dir = mkdtempSync(join(tmpdir(), 'audit-pipeline-'));
-  const nats = await startNatsServer();
-  const jetstream = await openJetStream(nats.url);
+  const nats = await startAuthorizedNats();
+  const jetstream = await openJetStream(await nats.connectAs('provisioner'));
   const collector = await startOtlpCollector();
   const commonEnv = {
-    NATS_URL: nats.url,
     GATEWAY_API_KEYS: API_KEYS,
     TRACE_EXPORTER: 'otlp',
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl,
     OTEL_BSP_SCHEDULE_DELAY: '100',
   };
   const replay = await startReplayProvider(options.replayEnv);
-  const normalizer = await startNormalizer(commonEnv);
+  const normalizer = await startNormalizer({ ...commonEnv, ...nats.serviceEnv('normalizer') });
   const gateway = await startGateway({
     ...commonEnv,
+    ...nats.serviceEnv('gateway'),
     OPENAI_BASE_URL: replay.url,
     ANTHROPIC_BASE_URL: replay.url,
     GEMINI_BASE_URL: replay.url,
@@ -61,6 +68,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     collector,
     dir,
     commonEnv,
+    auditEnv: { ...commonEnv, ...nats.serviceEnv('audit-log') },
     stop: async () => {
       await Promise.all([gateway.stop(), normalizer.stop(), replay.stop()]);
       await jetstream.close();

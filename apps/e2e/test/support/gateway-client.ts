@@ -2,6 +2,7 @@ import { request, type IncomingMessage } from 'node:http';
 import type { ContractEvent, ProviderName } from '@llm-stream/contract';
 import { collectSse, readSseStream, type SseEvent } from '@llm-stream/testing';
 import { API_KEYS, type KeyName } from './api-keys.js';
+import { checkExchange } from './openapi-check.js';
 
 /** What a gateway answered: a stream's events, or an error's JSON body. */
 export interface GatewayReply {
@@ -49,11 +50,14 @@ export function contractEvents(records: readonly SseEvent[]): ContractEvent[] {
   });
 }
 
-async function reply(response: Response, timeoutMs: number): Promise<GatewayReply> {
+/** Read to the end, and checked against the gateway's OpenAPI document and the contract's JSON Schema. */
+async function reply(method: string, response: Response, timeoutMs: number): Promise<GatewayReply> {
   const contentType = response.headers.get('content-type');
   const streamId = response.headers.get('x-stream-id') ?? undefined;
+  const { url, status } = response;
   if (response.status === 200 && contentType?.startsWith('text/event-stream') === true) {
     const records = await collectSse(response, { timeoutMs });
+    await checkExchange({ method, url, status, contentType, sseData: records.map((record) => record.data) });
     return { status: response.status, contentType, streamId, events: contractEvents(records), json: undefined };
   }
   const text = await response.text();
@@ -63,6 +67,7 @@ async function reply(response: Response, timeoutMs: number): Promise<GatewayRepl
   } catch {
     // Kept as text: the test's assertion shows it.
   }
+  await checkExchange({ method, url, status, contentType, body: json });
   return { status: response.status, contentType, streamId, events: [], json };
 }
 
@@ -78,7 +83,7 @@ export function openStream(gatewayUrl: string, provider: string, body: unknown, 
 
 /** POST /v1/streams/{provider}, read to the end. */
 export async function postStream(gatewayUrl: string, provider: string, body: unknown, options: RequestOptions = {}): Promise<GatewayReply> {
-  return reply(await openStream(gatewayUrl, provider, body, options), options.timeoutMs ?? 20_000);
+  return reply('POST', await openStream(gatewayUrl, provider, body, options), options.timeoutMs ?? 20_000);
 }
 
 /** GET /v1/streams/{id}/events with Last-Event-ID, read to the end. */
@@ -95,7 +100,7 @@ export async function resumeStream(
       ...options.headers,
     },
   });
-  return reply(response, options.timeoutMs ?? 20_000);
+  return reply('GET', response, options.timeoutMs ?? 20_000);
 }
 
 /** DELETE /v1/streams/{id}. */
@@ -105,7 +110,9 @@ export async function cancelStream(
   options: RequestOptions = {},
 ): Promise<{ status: number; json: unknown }> {
   const response = await fetch(urlOf(gatewayUrl, `/v1/streams/${streamId}`), { method: 'DELETE', headers: authHeaders(options.key) });
-  return { status: response.status, json: await response.json() };
+  const json: unknown = await response.json();
+  await checkExchange({ method: 'DELETE', url: response.url, status: response.status, contentType: response.headers.get('content-type'), body: json });
+  return { status: response.status, json };
 }
 
 /** Reads events of an open stream until `until` accepts one; the stream stays open for more. */

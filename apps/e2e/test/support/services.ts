@@ -96,3 +96,9 @@ export async function startReplayProvider(transcriptsDir: string, requiredKey: s
     'REPLAY_PORT',
   );
 }
+
+/** The audit log (built dist), storing in `env`'s AUDIT_DATABASE_URL or AUDIT_SQLITE_PATH. */
+export function startAuditLog(options: { readonly natsEnv: Env; readonly env: Env }): Promise<RunningService> {
+  const env: Env = { HTTP_HOST: '127.0.0.1', GATEWAY_API_KEYS: gatewayApiKeysEnv(), LOG_LEVEL: 'debug', ...options.natsEnv, ...options.env };
+  return launch('audit-log', 'audit-log', env, /"msg":"audit-log ready"/, 'HTTP_PORT');
+}

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
-import { readiness, type Readiness } from '@llm-stream/nest-kit';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiLiveResponse, ApiReadinessResponses, readiness, type Readiness } from '@llm-stream/nest-kit';
 import { NatsReadinessProbe } from '@llm-stream/pipeline';
 import { StreamRegistry } from '../streams/stream-registry.service.js';
 
@@ -7,6 +8,7 @@ import { StreamRegistry } from '../streams/stream-registry.service.js';
  * Kubernetes probes: live while the process serves HTTP; ready while NATS and JetStream answer and it accepts
  * streams (not draining, and admission control would admit one: below MAX_OPEN_STREAMS and the lag bound).
  */
+@ApiTags('operations')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -15,11 +17,13 @@ export class HealthController {
   ) {}
 
   @Get('live')
+  @ApiLiveResponse()
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
+  @ApiReadinessResponses()
   async ready(): Promise<Readiness> {
     return readiness({
       ...(await this.nats.check()),

@@ -1,11 +1,15 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, HttpStatus, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/nest-kit';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth, ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/nest-kit';
 import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
 import { ApiError } from '../errors/api-error.js';
+import { CancelStreamDocs, CreateStreamDocs, ResumeStreamDocs } from './streams.openapi.js';
 import { StreamsService } from './streams.service.js';
 
 /** The gateway's HTTP API; every route needs a gateway API key with the `streams` scope and sees only its tenant's streams. */
+@ApiTags('streams')
+@ApiKeyAuth()
 @Controller('v1/streams')
 @RequireScopes(['streams'])
 @UseGuards(ApiKeyGuard)
@@ -14,6 +18,7 @@ export class StreamsController {
 
   /** Calls the route's upstream (a protocol name is its default route) with the provider's own request body; answers text/event-stream contract events. */
   @Post(':route')
+  @CreateStreamDocs()
   create(
     @Param('route') route: string,
     @Body() body: unknown,
@@ -27,6 +32,7 @@ export class StreamsController {
 
   /** Resumes after Last-Event-ID (or ?after=), from the stored log: also after the stream ended. */
   @Get(':streamId/events')
+  @ResumeStreamDocs()
   events(
     @Param('streamId') streamId: string,
     @Headers('last-event-id') lastEventId: string | undefined,
@@ -40,6 +46,7 @@ export class StreamsController {
   /** Cancels: the upstream request is aborted and the stream ends interrupted (client_cancelled). */
   @Delete(':streamId')
   @HttpCode(HttpStatus.ACCEPTED)
+  @CancelStreamDocs()
   cancel(@Param('streamId') streamId: string, @Principal() principal: ApiKeyPrincipal): Promise<{ stream_id: string; status: 'cancelling' }> {
     return this.streams.cancel(streamId, principal);
   }

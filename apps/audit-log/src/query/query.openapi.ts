@@ -1,0 +1,161 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, type SchemaObject } from '@nestjs/swagger';
+import { ERROR_CATEGORIES, PROVIDERS } from '@llm-stream/contract';
+import { ApiErrorResponses } from '@llm-stream/nest-kit';
+import type { ApiErrorCode } from '../errors/api-error.js';
+import { STREAM_STATUSES } from '../store/stream-record.js';
+
+// The OpenAPI description of the query routes, beside the controllers so that they only delegate. Each route
+// lists every error it can answer: the e2e suite compares the codes with ApiErrorCode and hits every status.
+
+const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true });
+const counts: SchemaObject = { type: 'object', additionalProperties: { type: 'integer' } };
+const open = (description: string): SchemaObject => ({ type: 'object', description, additionalProperties: true });
+const EVENTS: SchemaObject = { type: 'array', items: open("A contract event (the contract's JSON Schema, libs/contract/schema).") };
+
+const STREAM_RECORD: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['stream_id', 'tenant', 'status', 'started_at', 'event_count', 'raw_count', 'warning_count', 'unknown_event_count', 'prompt_captured'],
+  properties: {
+    stream_id: { type: 'string' },
+    tenant: { type: 'string' },
+    provider: nullable({ type: 'string' }),
+    model: nullable({ type: 'string' }),
+    route: nullable({ type: 'string' }),
+    gateway_id: nullable({ type: 'string' }),
+    status: { type: 'string', enum: [...STREAM_STATUSES] },
+    error_category: nullable({ type: 'string' }),
+    error_provider_code: nullable({ type: 'string' }),
+    error_message: nullable({ type: 'string' }),
+    stop_reason: nullable({ type: 'string' }),
+    provider_stop_reason: nullable({ type: 'string' }),
+    usage: nullable(open('Token usage as the contract reports it.')),
+    response_id: nullable({ type: 'string' }),
+    provider_model: nullable({ type: 'string' }),
+    trace_id: nullable({ type: 'string' }),
+    started_at: { type: 'integer', description: 'ms since the epoch' },
+    ended_at: nullable({ type: 'integer' }),
+    terminal_seq: nullable({ type: 'integer' }),
+    event_count: { type: 'integer' },
+    raw_count: { type: 'integer' },
+    warning_count: { type: 'integer' },
+    unknown_event_count: { type: 'integer' },
+    prompt_captured: { type: 'boolean' },
+  },
+};
+
+function object(properties: Readonly<Record<string, SchemaObject>>, optional: readonly string[] = []): SchemaObject {
+  return { type: 'object', additionalProperties: false, required: Object.keys(properties).filter((name) => !optional.includes(name)), properties: { ...properties } };
+}
+
+const STREAM_LIST = object({ streams: { type: 'array', items: STREAM_RECORD }, next_cursor: nullable({ type: 'string' }) });
+
+const STREAM_DETAIL = object(
+  {
+    stream: STREAM_RECORD,
+    result: open('The events folded as `llm-stream assemble` folds them.'),
+    draft: { type: 'boolean' },
+    tool_calls: { type: 'array', items: open('An assembled tool_call block.') },
+    events: EVENTS,
+    prompt: { description: "The client's request, only for tenants with prompt capture on." },
+  },
+  ['prompt'],
+);
+
+const RAW_TRACE_ENTRY = object(
+  {
+    raw_seq: { type: 'integer' },
+    attempt: nullable({ type: 'integer' }),
+    kind: { type: 'string' },
+    ts: { type: 'integer' },
+    redacted: { type: 'boolean' },
+    text: { type: 'string' },
+    record: open("A trace record's fields."),
+    withheld: object({ raw_seq: { type: 'integer' }, bytes: { type: 'integer' } }),
+    events: EVENTS,
+  },
+  ['text', 'record', 'withheld'],
+);
+
+const RAW_TRACE = object({
+  stream_id: { type: 'string' },
+  records: { type: 'array', items: RAW_TRACE_ENTRY },
+  replay: object({ events: { type: 'integer' }, matches_stored: { type: 'boolean' }, first_difference_seq: nullable({ type: 'integer' }) }),
+});
+
+const VERIFY_REPORT = object({
+  stream_id: { type: 'string' },
+  ok: { type: 'boolean' },
+  invariants: object({ ok: { type: 'boolean' }, partial: { type: 'boolean' }, violations: { type: 'array', items: open('An invariant violation.') } }),
+  chain: object({
+    ok: { type: 'boolean' },
+    events: { type: 'integer' },
+    verified: { type: 'integer' },
+    head: object({ seq: { type: 'integer' }, hash: { type: 'string' } }),
+    first_broken: nullable(object({ seq: { type: 'integer' }, reason: { type: 'string' }, message: { type: 'string' } })),
+  }),
+});
+
+const STATS = object({
+  from: nullable({ type: 'integer' }),
+  to: nullable({ type: 'integer' }),
+  streams: { type: 'integer' },
+  by_status: counts,
+  by_error_category: counts,
+  by_provider: counts,
+  unknown_events: object({ total: { type: 'integer' }, by_provider: counts, by_type: counts }),
+});
+
+/** The readiness detail of the audit log: each consumer's lag, or why it could not be measured. */
+export const INGESTION_LAG_SCHEMA: SchemaObject = {
+  type: 'object',
+  additionalProperties: {
+    oneOf: [
+      object({ undelivered: { type: 'integer' }, unacked: { type: 'integer' }, oldest_age_ms: { type: 'integer' }, retention_ms: nullable({ type: 'integer' }), measured_at: { type: 'integer' } }),
+      object({ unknown: { type: 'string' } }),
+    ],
+  },
+};
+
+const STREAM_ID = ApiParam({ name: 'streamId', schema: { type: 'string' } });
+const TIME_RANGE = [
+  ApiQuery({ name: 'from', required: false, description: 'Streams started at or after (ms since the epoch).', schema: { type: 'integer' } }),
+  ApiQuery({ name: 'to', required: false, description: 'Streams started before (ms since the epoch).', schema: { type: 'integer' } }),
+];
+const ok = (description: string, schema: SchemaObject): MethodDecorator => ApiOkResponse({ description, content: { 'application/json': { schema } } });
+const ONE_STREAM_ERRORS = ApiErrorResponses<ApiErrorCode>({ 401: ['unauthorized'], 403: ['insufficient_scope'], 404: ['not_found'], 500: ['internal'], 503: ['unavailable'] });
+const QUERY_ERRORS = ApiErrorResponses<ApiErrorCode>({ 400: ['invalid_request'], 401: ['unauthorized'], 403: ['insufficient_scope'], 500: ['internal'], 503: ['unavailable'] });
+
+export function ListStreamsDocs(): MethodDecorator {
+  return applyDecorators(
+    ApiOperation({ summary: "The tenant's streams, newest first, a page at a time" }),
+    ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: [...STREAM_STATUSES] } }),
+    ApiQuery({ name: 'error_category', required: false, schema: { type: 'string', enum: [...ERROR_CATEGORIES] } }),
+    ApiQuery({ name: 'provider', required: false, schema: { type: 'string', enum: [...PROVIDERS] } }),
+    ApiQuery({ name: 'model', required: false, schema: { type: 'string' } }),
+    ApiQuery({ name: 'route', required: false, schema: { type: 'string' } }),
+    ApiQuery({ name: 'trace_id', required: false, schema: { type: 'string' } }),
+    ...TIME_RANGE,
+    ApiQuery({ name: 'cursor', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string' } }),
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1 } }),
+    ok('A page of stream records.', STREAM_LIST),
+    QUERY_ERRORS,
+  );
+}
+
+export function StreamDetailDocs(): MethodDecorator {
+  return applyDecorators(ApiOperation({ summary: 'A stream: its record, its events and their assembled result' }), STREAM_ID, ok('The stream.', STREAM_DETAIL), ONE_STREAM_ERRORS);
+}
+
+export function RawTraceDocs(): MethodDecorator {
+  return applyDecorators(ApiOperation({ summary: "A stream's raw provider trace, replayed against its stored events" }), STREAM_ID, ok('The raw trace.', RAW_TRACE), ONE_STREAM_ERRORS);
+}
+
+export function VerifyStreamDocs(): MethodDecorator {
+  return applyDecorators(ApiOperation({ summary: "Checks a stream's invariants and its hash chain" }), STREAM_ID, ok('The report.', VERIFY_REPORT), ONE_STREAM_ERRORS);
+}
+
+export function StatsDocs(): MethodDecorator {
+  return applyDecorators(ApiOperation({ summary: "The tenant's stream counts by terminal state, error category, provider, unknown events" }), ...TIME_RANGE, ok('The counts.', STATS), QUERY_ERRORS);
+}
