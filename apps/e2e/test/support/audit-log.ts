@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { getFreePort, repoRoot, runCommand, startPostgresOrUseExisting, startProcess, waitFor, type CommandResult, type ManagedProcess } from '@llm-stream/testing';
+import { repoRoot, runCommand, startPostgresOrUseExisting, waitFor, type CommandResult, type ManagedProcess } from '@llm-stream/testing';
 import { storedMessageCount } from '@llm-stream/pipeline';
 import { STREAM_NAMES, rawSubject } from '@llm-stream/contract';
 import { API_KEYS, TENANT_OF, sha256Hex } from './api-keys.js';
 import type { Pipeline } from './pipeline.js';
+import { startAuditLog as launchAuditLog, type RunningService } from './services.js';
 
 /** Audit API keys of tenant acme beside the suites' gateway keys: an auditor's, and one without audit scopes. */
 export const AUDIT_KEYS = {
@@ -35,7 +36,6 @@ export interface RunningAuditLog {
 
 export async function startAuditLog(pipeline: Pipeline, store: AuditStore): Promise<RunningAuditLog> {
   const dir = mkdtempSync(join(tmpdir(), 'llm-stream-e2e-audit-'));
-  const port = await getFreePort();
   const sqlitePath = join(dir, 'audit.sqlite');
   const postgres = store === 'postgres' ? await startPostgresOrUseExisting() : undefined;
   const databaseUrl = postgres === undefined ? undefined : await postgres.createDatabase();
@@ -48,24 +48,21 @@ export async function startAuditLog(pipeline: Pipeline, store: AuditStore): Prom
     { sha256: sha256Hex(AUDIT_KEYS.full), tenant: TENANT_OF.acme, scopes: ['audit:full'] },
     { sha256: sha256Hex(AUDIT_KEYS.streamsOnly), tenant: TENANT_OF.acme, scopes: ['streams'] },
   ];
-  const child = startProcess(process.execPath, [join(repoRoot(), 'apps/audit-log/dist/main.js')], {
-    name: 'audit-log',
-    env: {
-      ...pipeline.natsEnv('audit-log'),
-      HTTP_HOST: '127.0.0.1',
-      HTTP_PORT: String(port),
-      ...(databaseUrl === undefined ? { AUDIT_SQLITE_PATH: sqlitePath } : { AUDIT_DATABASE_URL: databaseUrl }),
-      GATEWAY_API_KEYS: JSON.stringify(keys),
-    },
-  });
+  let service: RunningService;
   try {
-    await child.waitForLine(/"msg":"audit-log ready"/, 30_000);
+    service = await launchAuditLog({
+      natsEnv: pipeline.natsEnv('audit-log'),
+      env: {
+        ...(databaseUrl === undefined ? { AUDIT_SQLITE_PATH: sqlitePath } : { AUDIT_DATABASE_URL: databaseUrl }),
+        GATEWAY_API_KEYS: JSON.stringify(keys),
+        LOG_LEVEL: 'info',
+      },
+    });
   } catch (error) {
-    await child.kill();
     await released();
     throw error;
   }
-  const url = `http://127.0.0.1:${String(port)}`;
+  const { url, process: child } = service;
   return {
     url,
     process: child,
