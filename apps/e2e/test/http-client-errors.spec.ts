@@ -1,20 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ContractEvent } from '@llm-stream/contract';
 import { GATEWAY_ERROR_CODES, GatewayError, HttpStreamError, LlmStreamHttpClient, type GatewayErrorCode } from '@llm-stream/client/http';
-import { repoRoot, waitFor } from '@llm-stream/testing';
+import { waitFor } from '@llm-stream/testing';
 import { API_KEYS, gatewayApiKeysEnv, sha256Hex } from './support/api-keys.js';
+import { apiErrorCodes, stringLiteralsOf } from './support/error-code-union.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
 import { CuttingProxy } from './support/http-client-cutting-proxy.js';
 import { registerScenario } from './support/replay-control.js';
-
-/** The string literals of a TypeScript union type alias in a source file. */
-function unionLiterals(file: string, typeName: string): string[] {
-  const source = readFileSync(join(repoRoot(), file), 'utf8');
-  const declaration = new RegExp(`export type ${typeName} =([^;]+);`).exec(source);
-  if (declaration === null) throw new Error(`no type ${typeName} in ${file}`);
-  return [...declaration[1]!.matchAll(/'([a-z_]+)'/g)].map((match) => match[1]!);
-}
 
 /** What a stream that fails before its first event rejects with, from both of its promises. */
 async function failureOf(stream: { readonly streamId: Promise<string>; result(): Promise<unknown> }): Promise<unknown> {
@@ -55,9 +46,9 @@ describe('@llm-stream/client/http: the gateway\'s error codes as typed errors (r
     new LlmStreamHttpClient({ baseUrl, apiKey, resume: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100 } });
 
   it('knows exactly the codes the gateway can answer (its ApiErrorCode, which includes the exception filter\'s)', () => {
-    const gateway = unionLiterals('apps/gateway/src/errors/api-error.ts', 'ApiErrorCode');
+    const gateway = apiErrorCodes('gateway');
     expect([...GATEWAY_ERROR_CODES].sort()).toEqual([...gateway].sort());
-    const filter = unionLiterals('libs/nest-kit/src/errors/describe-error.ts', 'FrameworkErrorCode');
+    const filter = stringLiteralsOf('libs/nest-kit/src/errors/describe-error.ts', 'FrameworkErrorCode');
     expect(filter.filter((code) => !(GATEWAY_ERROR_CODES as readonly string[]).includes(code))).toEqual([]);
   });
 
