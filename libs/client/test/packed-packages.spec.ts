@@ -18,6 +18,7 @@ async function npm(cwd: string, args: readonly string[]): Promise<string> {
 describe('@llm-stream/contract and @llm-stream/client packed, installed outside the workspace (real nats-server)', () => {
   const suite = scratchSuite('llm-stream-packed-');
 
+  // npm pack, npm install of the tarballs and tsc: one run on a loaded machine took more than the 30 s default.
   it('packs both, installs the tarballs, compiles TypeScript examples of both entry points of the client against them and runs them', async () => {
     const { server, nc, jsm, scratch } = suite();
     const tarballs: string[] = [];
@@ -55,5 +56,5 @@ describe('@llm-stream/contract and @llm-stream/client packed, installed outside 
     const port = await getFreePort();
     const http = await runCommandOrThrow(NODE, [join(scratch, 'out', 'http-example.js'), `http://127.0.0.1:${String(port)}`], { cwd: scratch, timeoutMs: 60_000 });
     expect(JSON.parse(http.stdout)).toEqual({ failure: 'connection_failed', seen: [], codes: GATEWAY_ERROR_CODES.length });
-  });
+  }, 180_000);
 });
