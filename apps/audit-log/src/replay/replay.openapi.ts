@@ -39,7 +39,8 @@ const STREAM_REPLAY = object({
   stored: OUTCOME,
   replayed: nullable(OUTCOME),
   changes: CHANGES,
-  unreplayable: nullable(REASON),
+  // An enum lists null too for a nullable value (OpenAPI 3.0).
+  unreplayable: nullable({ ...REASON, enum: [...UNREPLAYABLE_REASONS, null] }),
   redacted: { type: 'boolean', description: 'A frame was stored redacted: a change may be the redaction\'s.' },
 });
 
