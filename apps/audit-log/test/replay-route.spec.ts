@@ -1,11 +1,12 @@
 // The service-kit's config classes (loaded through ApiError) carry class-validator decorators.
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { AnthropicAdapter, createProviderAdapter, type ProviderAdapter } from '@llm-stream/adapters';
+import { AnthropicAdapter, createProviderAdapter, replayCheck, type ProviderAdapter } from '@llm-stream/adapters';
 import type { MachineInput, ProviderName } from '@llm-stream/contract';
 import { listTranscripts, waitFor } from '@llm-stream/testing';
+import { toTraceRecord } from '../src/query/raw-replay.js';
 import { ReplayService } from '../src/replay/replay.service.js';
-import type { ReplayReport, StreamReplay } from '../src/replay/replay-types.js';
+import type { ReplayReport, StoredTracePage, StreamReplay } from '../src/replay/replay-types.js';
 import { getJson } from './support/http.js';
 import { mapConcurrently, startPipeline, storedInFull, streamThroughGateway, type Pipeline } from './support/pipeline.js';
 import { BACKENDS, attachRepository, postgresServer, stopPostgresServer, type RepositoryUnderTest, type StoreLocation } from './support/repository-backends.js';
@@ -104,6 +105,27 @@ describe.each(BACKENDS.map((backend) => [backend] as const))('the replay routes 
     });
   });
 
+  it('pages the stored traces (events and raw records) for a replay on the caller\'s side', async () => {
+    const seen: StoredTracePage['streams'][number][] = [];
+    for (let cursor: string | null = ''; cursor !== null; ) {
+      const { status, body }: { status: number; body: StoredTracePage } = await getJson<StoredTracePage>(`${audit.url}/v1/replay/traces?limit=50${cursor === '' ? '' : `&cursor=${cursor}`}`, ACME.key);
+      expect(status).toBe(200);
+      seen.push(...body.streams);
+      cursor = body.next_cursor;
+    }
+    expect(seen.map((stream) => stream.stream_id).sort()).toEqual(recorded.map((stream) => stream.streamId).sort());
+    const target = recorded.find((stream) => stream.provider === 'anthropic' && stream.name === 'pause_turn')!;
+    const trace = seen.find((stream) => stream.stream_id === target.streamId)!;
+    const { body: detail } = await getJson<{ events: unknown[] }>(`${audit.url}/v1/streams/${target.streamId}`, ACME.key);
+    expect(trace.events).toEqual(detail.events);
+    expect(trace.records).toEqual((await store.repository.rawRecords(target.streamId)).map(toTraceRecord));
+    // What the CLI does with them: the same verdict as the route's service, with a changed adapter too.
+    expect(replayCheck({ running: false, records: trace.records, events: trace.events }, { createAdapter: pauseTurnEndsTheTurn })).toMatchObject({
+      kind: 'replayed',
+      changes: [{ field: 'stop_reason', stored: 'other', replayed: 'end_turn' }],
+    });
+  });
+
   it("the route's service with a deliberately changed adapter reports exactly the stream it changes", async () => {
     const changedBuild = new ReplayService(store.repository, pauseTurnEndsTheTurn);
     const report = await changedBuild.page(ACME.tenant, { limit: '500' });
@@ -119,7 +141,7 @@ describe.each(BACKENDS.map((backend) => [backend] as const))('the replay routes 
   it('refuses with typed errors: 403 without audit:full, 404 for an unknown or another tenant\'s stream, 400 for bad filters', async () => {
     const target = recorded[0]!.streamId;
     for (const key of [ACME_SCOPED.read, ACME_SCOPED.readReasoning, ACME_SCOPED.streamsOnly]) {
-      for (const path of [`/v1/streams/${target}/replay`, '/v1/replay']) {
+      for (const path of [`/v1/streams/${target}/replay`, '/v1/replay', '/v1/replay/traces']) {
         expect({ key, path, ...(await getJson(`${audit.url}${path}`, key)) }).toEqual({ key, path, status: 403, body: { error: { code: 'insufficient_scope', message: expect.stringContaining('audit:full') as string } } });
       }
     }

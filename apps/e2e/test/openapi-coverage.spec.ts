@@ -138,13 +138,13 @@ describe('the OpenAPI documents, exercised', () => {
     }
     // The replay routes: audit:full only (an audit:read key is refused too).
     const auditor = bearer(AUDITOR_KEY);
-    const replays = [`/v1/streams/${streamId}/replay`, '/v1/replay'];
+    const replays = [`/v1/streams/${streamId}/replay`, '/v1/replay', '/v1/replay/traces'];
     for (const path of replays) {
       expect({ path, ...(await checkedFetch(`${audit.url}${path}`, { headers: auditor })) }).toMatchObject({ path, status: 200 });
       expect(await checkedFetch(`${audit.url}${path}`)).toMatchObject({ status: 401 });
       expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 403 });
     }
-    expect(await checkedFetch(`${audit.url}/v1/replay?status=running`, { headers: auditor })).toMatchObject({ status: 400 });
+    for (const path of ['/v1/replay?status=running', '/v1/replay/traces?limit=0']) expect(await checkedFetch(`${audit.url}${path}`, { headers: auditor })).toMatchObject({ status: 400 });
     expect(await checkedFetch(`${audit.url}/v1/streams/${UNKNOWN_STREAM}/replay`, { headers: auditor })).toMatchObject({ status: 404 });
     expect(await checkedFetch(`${audit.url}/v1/streams/${streamId}`, { headers: bearer(AUDITOR_KEY) })).toMatchObject({ status: 200 });
     for (const path of ['/v1/streams?status=sideways', '/v1/stats?from=yesterday']) expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 400 });

@@ -1,5 +1,6 @@
 import type { OutcomeChange, ProviderReplayTotals, ReplayCounts, UnreplayableReason } from '@llm-stream/adapters';
-import type { AssembledResult } from '@llm-stream/contract';
+import type { AssembledResult, ContractEvent, TraceRecord } from '@llm-stream/contract';
+import type { StreamStatus } from '../store/stream-record.js';
 
 /**
  * `GET /v1/streams/{id}/replay`: the stream's stored raw trace re-normalized with this build's adapters.
@@ -50,5 +51,29 @@ export interface ReplayReport {
   readonly by_provider: Readonly<Record<string, ProviderReplayTotals>>;
   readonly changed: readonly ChangedStream[];
   readonly unreplayable: readonly UnreplayableStream[];
+  readonly next_cursor: string | null;
+}
+
+/**
+ * One stream of `GET /v1/replay/traces`: what a replay check on the caller's side needs, its stored events and
+ * its stored raw trace, in one answer for a page of streams instead of two requests per stream.
+ */
+export interface StoredTrace {
+  readonly stream_id: string;
+  readonly provider: string | null;
+  readonly model: string | null;
+  readonly status: StreamStatus;
+  readonly redacted: boolean;
+  readonly events: readonly ContractEvent[];
+  /** In stored order; null for a record that cannot be read back. */
+  readonly records: readonly (TraceRecord | null)[];
+}
+
+/**
+ * `GET /v1/replay/traces?...`: a page of the tenant's stored traces (the list route's filters and order), for
+ * `llm-stream replay`, which replays them with its own build's adapters (a new version before it is deployed).
+ */
+export interface StoredTracePage {
+  readonly streams: readonly StoredTrace[];
   readonly next_cursor: string | null;
 }

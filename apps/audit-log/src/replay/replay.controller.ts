@@ -2,9 +2,9 @@ import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/nest-kit';
 import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
-import { ReplayPageDocs, StreamReplayDocs } from './replay.openapi.js';
+import { ReplayPageDocs, StoredTracesDocs, StreamReplayDocs } from './replay.openapi.js';
 import { ReplayService } from './replay.service.js';
-import type { ReplayReport, StreamReplay } from './replay-types.js';
+import type { ReplayReport, StoredTracePage, StreamReplay } from './replay-types.js';
 
 /**
  * The replay check over the audit API. Only `audit:full`: a replay reads every stored frame, reasoning
@@ -28,5 +28,11 @@ export class ReplayController {
   @ReplayPageDocs()
   page(@Query() params: Record<string, unknown>, @Principal() principal: ApiKeyPrincipal): Promise<ReplayReport> {
     return this.replay.page(principal.tenant, params);
+  }
+
+  @Get('replay/traces')
+  @StoredTracesDocs()
+  traces(@Query() params: Record<string, unknown>, @Principal() principal: ApiKeyPrincipal): Promise<StoredTracePage> {
+    return this.replay.traces(principal.tenant, params);
   }
 }

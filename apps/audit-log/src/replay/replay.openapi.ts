@@ -67,20 +67,50 @@ export function StreamReplayDocs(): MethodDecorator {
   );
 }
 
+const PAGE_QUERY = [
+  ApiQuery({ name: 'status', required: false, description: 'Not `running` (no outcome to compare).', schema: { type: 'string', enum: STREAM_STATUSES.filter((status) => status !== 'running') } }),
+  ApiQuery({ name: 'error_category', required: false, schema: { type: 'string', enum: [...ERROR_CATEGORIES] } }),
+  ApiQuery({ name: 'provider', required: false, schema: { type: 'string', enum: [...PROVIDERS] } }),
+  ApiQuery({ name: 'model', required: false, schema: { type: 'string' } }),
+  ApiQuery({ name: 'route', required: false, schema: { type: 'string' } }),
+  ApiQuery({ name: 'trace_id', required: false, schema: { type: 'string' } }),
+  ApiQuery({ name: 'from', required: false, description: 'Streams started at or after (ms since the epoch).', schema: { type: 'integer' } }),
+  ApiQuery({ name: 'to', required: false, description: 'Streams started before (ms since the epoch).', schema: { type: 'integer' } }),
+  ApiQuery({ name: 'cursor', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string' } }),
+  ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 500 } }),
+];
+const PAGE_ERRORS = ApiErrorResponses<ApiErrorCode>({ 400: ['invalid_request'], 401: ['unauthorized'], 403: ['insufficient_scope'], 500: ['internal'], 503: ['unavailable'] });
+
+const STORED_TRACE_PAGE = object({
+  streams: {
+    type: 'array',
+    items: object({
+      stream_id: { type: 'string' },
+      provider: nullable({ type: 'string' }),
+      model: nullable({ type: 'string' }),
+      status: { type: 'string', enum: [...STREAM_STATUSES] },
+      redacted: { type: 'boolean' },
+      events: { type: 'array', items: open("A contract event (the contract's JSON Schema, libs/contract/schema).") },
+      records: { type: 'array', items: nullable(open('A trace record as the gateway wrote it (null: it cannot be read back).')) },
+    }),
+  },
+  next_cursor: nullable({ type: 'string' }),
+});
+
 export function ReplayPageDocs(): MethodDecorator {
   return applyDecorators(
     ApiOperation({ summary: "A page of the tenant's streams replayed with this build's adapters: what changed, totals per provider (audit:full)" }),
-    ApiQuery({ name: 'status', required: false, description: 'Not `running` (no outcome to compare).', schema: { type: 'string', enum: STREAM_STATUSES.filter((status) => status !== 'running') } }),
-    ApiQuery({ name: 'error_category', required: false, schema: { type: 'string', enum: [...ERROR_CATEGORIES] } }),
-    ApiQuery({ name: 'provider', required: false, schema: { type: 'string', enum: [...PROVIDERS] } }),
-    ApiQuery({ name: 'model', required: false, schema: { type: 'string' } }),
-    ApiQuery({ name: 'route', required: false, schema: { type: 'string' } }),
-    ApiQuery({ name: 'trace_id', required: false, schema: { type: 'string' } }),
-    ApiQuery({ name: 'from', required: false, description: 'Streams started at or after (ms since the epoch).', schema: { type: 'integer' } }),
-    ApiQuery({ name: 'to', required: false, description: 'Streams started before (ms since the epoch).', schema: { type: 'integer' } }),
-    ApiQuery({ name: 'cursor', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string' } }),
-    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 500 } }),
+    ...PAGE_QUERY,
     ok("The page's counts, totals per provider, changed and unreplayable streams.", REPLAY_REPORT),
-    ApiErrorResponses<ApiErrorCode>({ 400: ['invalid_request'], 401: ['unauthorized'], 403: ['insufficient_scope'], 500: ['internal'], 503: ['unavailable'] }),
+    PAGE_ERRORS,
+  );
+}
+
+export function StoredTracesDocs(): MethodDecorator {
+  return applyDecorators(
+    ApiOperation({ summary: "A page of the tenant's stored traces (events and raw records), for a replay with the caller's adapters (audit:full)" }),
+    ...PAGE_QUERY,
+    ok('The stored events and raw trace of each stream of the page.', STORED_TRACE_PAGE),
+    PAGE_ERRORS,
   );
 }
