@@ -67,7 +67,8 @@ describe('the audit log behind the real pipeline (replay provider, gateway, norm
       const assembled = await runCommandOrThrow(process.execPath, [CLI, 'assemble', ...options]);
       expect(body.result).toEqual(JSON.parse(assembled.stdout));
     });
-  });
+    // Two CLI processes per transcript (140 of them), two at a time: minutes on a shared 2-core machine.
+  }, 360_000);
 
   it('keeps each raw record with the events it produced, and the stored trace replays to the stored events', async () => {
     for (const { file, stream } of recorded) {
