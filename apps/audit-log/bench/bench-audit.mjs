@@ -40,6 +40,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { normalizeTranscript } from '@llm-stream/adapters';
 import { encodeEventMessage, ensurePipelineStreams, toNatsHeaders } from '@llm-stream/pipeline';
 import { STREAM_NAMES, encodeTraceRecord, rawSubject } from '@llm-stream/contract';
+import { auditCounters } from './audit-counters.mjs';
 import { plainInsertPostgres, plainInsertSqlite } from './plain-insert-baseline.mjs';
 import { childrenNamed, cpuPerItem, cpuSeconds, cpuSnapshot, ownCpuSeconds, treeCpuSeconds } from './process-cpu.mjs';
 import { getFreePort, repoRoot, startNatsServer, startPostgres, startProcess, waitFor } from '@llm-stream/testing';
@@ -149,19 +150,6 @@ async function startAudit(env) {
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-async function counters(url) {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const read = (consumer) => {
-    let total = 0;
-    for (const outcome of ['stored', 'duplicate']) {
-      const match = new RegExp(`^llm_audit_messages_total\\{consumer="${consumer}",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text);
-      total += Number(match?.[1] ?? 0);
-    }
-    return total;
-  };
-  return { events: read('audit-events'), raw: read('audit-raw') };
-}
-
 /** PostgreSQL's CPU (the postmaster the bench started, with its backends); SQLite runs inside the writer. */
 function databaseCpu(env) {
   if (env.AUDIT_DATABASE_URL === undefined) return {};
@@ -177,7 +165,7 @@ async function measureIngestion(env, totals) {
   for (;;) {
     const now = performance.now();
     const cpu = cpuSnapshot(groups);
-    const seen = await counters(audit.url);
+    const seen = await auditCounters(audit.url);
     if (first === undefined && seen.events + seen.raw > 0) first = { at: now, cpu, ...seen };
     if (seen.events >= totals.events && seen.raw >= totals.raw) {
       last = { at: now, cpu, ...seen };

@@ -33,33 +33,15 @@ export async function stopPostgresServer(): Promise<void> {
 
 /** A fresh database (SQLite: a new file; PostgreSQL: a new database), migrated. */
 export async function openRepository(backend: BackendName): Promise<RepositoryUnderTest> {
-  if (backend === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'audit-sqlite-'));
-    const store = new SqliteBackend(join(dir, 'audit.sqlite'));
-    const inspector = new SqliteBackend(join(dir, 'audit.sqlite'));
-    const repository = new SqlAuditRepository(store);
-    await repository.migrate();
-    return {
-      repository,
-      sql: writerOf(inspector),
-      close: async () => {
-        await repository.close();
-        await inspector.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const url = await (await postgresServer()).createDatabase();
-  const store = new PostgresBackend(url, { poolSize: 4, onIdleError: () => undefined });
-  const repository = new SqlAuditRepository(store);
-  await repository.migrate();
-  const inspector = new PostgresBackend(url, { poolSize: 1, onIdleError: () => undefined });
+  const dir = backend === 'sqlite' ? mkdtempSync(join(tmpdir(), 'audit-sqlite-')) : undefined;
+  const location: StoreLocation = dir === undefined ? { databaseUrl: await (await postgresServer()).createDatabase() } : { sqlitePath: join(dir, 'audit.sqlite') };
+  const opened = attachRepository(location);
+  await opened.repository.migrate();
   return {
-    repository,
-    sql: writerOf(inspector),
+    ...opened,
     close: async () => {
-      await repository.close();
-      await inspector.close();
+      await opened.close();
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -69,5 +51,25 @@ function writerOf(backend: SqliteBackend | PostgresBackend): SqlRunner {
   return {
     all: (sql, params) => backend.transaction((tx) => tx.all(sql, params)),
     run: (sql, params) => backend.transaction((tx) => tx.run(sql, params)),
+  };
+}
+
+/** Where a running audit log keeps its store: a SQLite file or a PostgreSQL database. */
+export type StoreLocation = { readonly sqlitePath: string } | { readonly databaseUrl: string };
+
+/** A repository and a raw SQL door on a store another process (a running audit log) migrated and writes. */
+export function attachRepository(location: StoreLocation): RepositoryUnderTest {
+  const open = (): SqliteBackend | PostgresBackend =>
+    'sqlitePath' in location ? new SqliteBackend(location.sqlitePath) : new PostgresBackend(location.databaseUrl, { poolSize: 4, onIdleError: () => undefined });
+  const store = open();
+  const inspector = open();
+  const repository = new SqlAuditRepository(store);
+  return {
+    repository,
+    sql: writerOf(inspector),
+    close: async () => {
+      await repository.close();
+      await inspector.close();
+    },
   };
 }

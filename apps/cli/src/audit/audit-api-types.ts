@@ -13,12 +13,6 @@ export interface AuditStream {
   readonly usage: Usage | null;
 }
 
-/** `GET /v1/streams?...` */
-export interface AuditStreamPage {
-  readonly streams: readonly AuditStream[];
-  readonly next_cursor: string | null;
-}
-
 /** `GET /v1/streams/{id}` */
 export interface AuditStreamDetail {
   readonly stream: AuditStream;
@@ -45,4 +39,23 @@ export interface AuditRawEntry {
 export interface AuditRawTrace {
   readonly stream_id: string;
   readonly records: readonly AuditRawEntry[];
+}
+
+/** One stream of `GET /v1/replay/traces`: its stored events and raw trace. */
+export interface AuditStoredTrace {
+  readonly stream_id: string;
+  readonly provider: string | null;
+  readonly model: string | null;
+  readonly status: AuditStream['status'];
+  /** A frame was stored with credential-shaped values replaced. */
+  readonly redacted: boolean;
+  readonly events: readonly ContractEvent[];
+  /** In stored order; null for a record the audit log cannot read back. */
+  readonly records: readonly (TraceRecord | null)[];
+}
+
+/** `GET /v1/replay/traces?...` */
+export interface AuditStoredTracePage {
+  readonly streams: readonly AuditStoredTrace[];
+  readonly next_cursor: string | null;
 }
