@@ -95,6 +95,12 @@ export default [
               bannedExternalImports: ['@nestjs/*', '@opentelemetry/*', 'rxjs', 'express', 'pg', 'better-sqlite3', 'prom-client'],
             },
             {
+              // The diagnostics console runs in a browser: the contract's types and constants, nothing of a server.
+              sourceTag: 'type:console',
+              onlyDependOnLibsWithTags: ['type:contract'],
+              bannedExternalImports: frameworkPackages,
+            },
+            {
               // End-to-end suites drive the apps as processes; in code they use only libs.
               sourceTag: 'type:e2e',
               onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:pipeline', 'type:client', 'type:testing'],
