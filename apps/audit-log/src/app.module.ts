@@ -11,6 +11,7 @@ import { IngestionModule } from './ingestion/ingestion.module.js';
 import { LagModule } from './lag/lag.module.js';
 import { AuditMetrics } from './metrics/audit-metrics.js';
 import { QueryModule } from './query/query.module.js';
+import { ReplayModule } from './replay/replay.module.js';
 import { RetentionModule } from './retention/retention.module.js';
 import { StoreModule } from './store/store.module.js';
 
@@ -21,7 +22,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [MetricsModule.forRoot(AuditMetrics), StoreModule, NatsModule.forRoot({ service: 'audit-log', config }), IngestionModule, LagModule, QueryModule, RetentionModule, HealthModule, ConsoleModule],
+      imports: [MetricsModule.forRoot(AuditMetrics), StoreModule, NatsModule.forRoot({ service: 'audit-log', config }), IngestionModule, LagModule, QueryModule, ReplayModule, RetentionModule, HealthModule, ConsoleModule],
       providers: [
         { provide: AuditConfig, useValue: config },
         { provide: TenantSettings, useValue: TenantSettings.fromList(config.AUDIT_PROMPT_CAPTURE_TENANTS) },

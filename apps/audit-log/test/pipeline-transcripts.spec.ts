@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { storedMessageCount } from '@llm-stream/pipeline';
-import { STREAM_NAMES, eventsSubject, rawSubject, type ContractEvent, type ProviderName } from '@llm-stream/contract';
+import { STREAM_NAMES, rawSubject, type ContractEvent, type ProviderName } from '@llm-stream/contract';
 import { listTranscripts, repoRoot, runCommandOrThrow, waitFor, type CollectedSpan, type TranscriptFile } from '@llm-stream/testing';
 import { getJson } from './support/http.js';
-import { mapConcurrently, providerRequest, startPipeline, streamThroughGateway, type ClientStream, type Pipeline } from './support/pipeline.js';
+import { mapConcurrently, providerRequest, startPipeline, storedInFull, streamThroughGateway, type ClientStream, type Pipeline } from './support/pipeline.js';
 import { startAudit, type Service } from './support/services.js';
 import { ACME, GLOBEX } from './support/tenants.js';
 
@@ -31,15 +31,7 @@ describe('the audit log behind the real pipeline (replay provider, gateway, norm
   let audit: Service;
   const recorded: { file: TranscriptFile; stream: ClientStream }[] = [];
 
-  const stored = async ({ stream }: { stream: ClientStream }): Promise<boolean> => {
-    const { status, body } = await getJson<Detail>(`${audit.url}/v1/streams/${stream.streamId}`, ACME.key);
-    if (status !== 200 || body.stream.status === 'running') return false;
-    const { jsm } = pipeline.jetstream;
-    return (
-      body.stream.event_count === (await storedMessageCount(jsm, STREAM_NAMES.events, eventsSubject(ACME.tenant, stream.streamId))) &&
-      body.stream.raw_count === (await storedMessageCount(jsm, STREAM_NAMES.raw, rawSubject(ACME.tenant, stream.streamId)))
-    );
-  };
+  const stored = ({ stream }: { stream: ClientStream }): Promise<boolean> => storedInFull(pipeline, audit.url, ACME.key, ACME.tenant, stream.streamId);
 
   beforeAll(async () => {
     pipeline = await startPipeline();

@@ -28,11 +28,15 @@ const UNKNOWN_STREAM = 'st_00000000000000000000000000';
 const REQUEST = { model: 'simple_text', max_tokens: 64, messages: [] };
 
 /**
- * Documented answers no request provokes on purpose: the gateway's stream creation turns every failure of
- * what it calls into a coded answer (503 `unavailable` when NATS is away), so its 500 is left to a bug. The
- * spec fails if one of these is ever seen (the list would be stale) or if any other documented answer is not.
+ * Documented answers no request provokes on purpose: the gateway's routes turn every failure of what they
+ * call before answering into a coded answer (503 `unavailable` when NATS is away), so their 500 is left to a
+ * bug. The spec fails if one of these is ever seen (the list would be stale) or if any other documented answer is not.
  */
-const NOT_PROVOKED = ['llm-stream gateway POST /v1/streams/{route} 500'];
+const NOT_PROVOKED = [
+  'llm-stream gateway POST /v1/streams/{route} 500',
+  'llm-stream gateway GET /v1/streams/{streamId}/events 500',
+  'llm-stream gateway DELETE /v1/streams/{streamId} 500',
+];
 
 /**
  * Every documented (operation, status) of both services is answered to a request of this spec, and every
@@ -132,6 +136,16 @@ describe('the OpenAPI documents, exercised', () => {
       expect(await checkedFetch(`${audit.url}${path}`)).toMatchObject({ status: 401 });
       expect(await checkedFetch(`${audit.url}${path}`, { headers: bearer(STREAMS_ONLY_KEY) })).toMatchObject({ status: 403 });
     }
+    // The replay routes: audit:full only (an audit:read key is refused too).
+    const auditor = bearer(AUDITOR_KEY);
+    const replays = [`/v1/streams/${streamId}/replay`, '/v1/replay'];
+    for (const path of replays) {
+      expect({ path, ...(await checkedFetch(`${audit.url}${path}`, { headers: auditor })) }).toMatchObject({ path, status: 200 });
+      expect(await checkedFetch(`${audit.url}${path}`)).toMatchObject({ status: 401 });
+      expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 403 });
+    }
+    expect(await checkedFetch(`${audit.url}/v1/replay?status=running`, { headers: auditor })).toMatchObject({ status: 400 });
+    expect(await checkedFetch(`${audit.url}/v1/streams/${UNKNOWN_STREAM}/replay`, { headers: auditor })).toMatchObject({ status: 404 });
     expect(await checkedFetch(`${audit.url}/v1/streams/${streamId}`, { headers: bearer(AUDITOR_KEY) })).toMatchObject({ status: 200 });
     for (const path of ['/v1/streams?status=sideways', '/v1/stats?from=yesterday', '/v1/stats/timeline?from=0', '/v1/stats/unknown-events?to=soon']) expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 400 });
     for (const path of [`/v1/streams/${UNKNOWN_STREAM}`, `/v1/streams/${UNKNOWN_STREAM}/raw`, `/v1/streams/${UNKNOWN_STREAM}/verify`]) {
@@ -144,14 +158,16 @@ describe('the OpenAPI documents, exercised', () => {
     await admin.query('DROP TABLE audit_raw, audit_events, audit_streams CASCADE');
     await admin.end();
     for (const path of queries) expect({ path, ...(await checkedFetch(`${audit.url}${path}`, { headers: acme })) }).toMatchObject({ path, status: 500 });
+    for (const path of replays) expect({ path, ...(await checkedFetch(`${audit.url}${path}`, { headers: auditor })) }).toMatchObject({ path, status: 500 });
     // The store away: 503 `unavailable` (try again), and the audit log is not ready.
     await postgres.kill();
     for (const path of queries) expect({ path, ...(await checkedFetch(`${audit.url}${path}`, { headers: acme })) }).toMatchObject({ path, status: 503 });
+    for (const path of replays) expect({ path, ...(await checkedFetch(`${audit.url}${path}`, { headers: auditor })) }).toMatchObject({ path, status: 503 });
     expect(await checkedFetch(`${audit.url}/health/ready`)).toMatchObject({ status: 503 });
     await postgres.restart();
 
-    // NATS frozen (SIGSTOP: no reconnect churn afterwards): the gateway cannot open a stream (503) nor look one up
-    // (500), and is not ready.
+    // NATS frozen (SIGSTOP: no reconnect churn afterwards): the gateway can neither open a stream nor look one up
+    // to resume or cancel it (503 `unavailable`), and is not ready.
     pipeline.nats.pause();
     try {
       const [opened, resumed, cancelled, ready] = await Promise.all([
@@ -160,7 +176,7 @@ describe('the OpenAPI documents, exercised', () => {
         cancelStream(gw, UNKNOWN_STREAM),
         checkedFetch(`${gw}/health/ready`),
       ]);
-      expect([opened.status, resumed.status, cancelled.status, ready.status]).toEqual([503, 500, 500, 503]);
+      expect([opened.status, resumed.status, cancelled.status, ready.status]).toEqual([503, 503, 503, 503]);
     } finally {
       pipeline.nats.resume();
     }

@@ -5,9 +5,18 @@ export { parseSseRecord } from './sse/sse-record.js';
 export { DEFAULT_MAX_HELD_RECORDS, NormalizerSession, type NormalizerSessionOptions, type UnknownEventCounter } from './session/normalizer-session.js';
 export { TraceRecorder, type UnstampedRecord } from './session/trace-recorder.js';
 export { runTranscript, type TranscriptOptions, type TranscriptResult } from './session/run-transcript.js';
-export { replayTrace, type ReplayTraceOptions } from './replay-check/replay-trace.js';
+export { replayTrace, type ProviderAdapterFactory, type ReplayTraceOptions } from './replay-check/replay-trace.js';
 export { outcomeChanges, type OutcomeChange, type OutcomeField } from './replay-check/outcome-changes.js';
 export { replayStoredStream, type StoredStream } from './replay-check/replay-stored-stream.js';
+export {
+  ReplayTally,
+  replayCheck,
+  type ProviderReplayTotals,
+  type ReplayCandidate,
+  type ReplayCounts,
+  type ReplayVerdict,
+  type UnreplayableReason,
+} from './replay-check/replay-tally.js';
 export { CONFORMANCE_EPOCH_MS, conformanceRunOptions } from './session/conformance-run.js';
 export { AnthropicAdapter } from './anthropic/anthropic-adapter.js';
 export { OpenAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';

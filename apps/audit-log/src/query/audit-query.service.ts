@@ -14,6 +14,7 @@ import { canonicalJson } from '../chain/canonical-json.js';
 import { verifyChain, type ChainBreak } from '../chain/hash-chain.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AuditRepository, AuditStats, StatsBucket, StoredStream, UnknownEventGroup } from '../store/audit-repository.js';
+import { readOrUnavailable } from '../store/read-or-unavailable.js';
 import { AUDIT_REPOSITORY } from '../store/store-tokens.js';
 import type { StreamRecord } from '../store/stream-record.js';
 import { projectDetail, projectRawEntries, seesFullTruth } from './audit-view.js';
@@ -216,18 +217,8 @@ export class AuditQueryService {
   }
 
   /** A failure of the database itself is a 503 (try again), not a 500. */
-  private async withStore<T>(read: () => Promise<T>): Promise<T> {
-    try {
-      return await read();
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      const answers = await this.repository.ping().then(
-        () => true,
-        () => false,
-      );
-      if (!answers) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the audit store is unavailable; try again');
-      throw error;
-    }
+  private withStore<T>(read: () => Promise<T>): Promise<T> {
+    return readOrUnavailable(this.repository, read);
   }
 
   /** 404 unless the tenant has the stream: another tenant's stream is indistinguishable from none. */

@@ -22,7 +22,8 @@ export function replayRawTrace(records: readonly StoredRawRecord[]): ReplayedRec
   return records.map((stored, index) => ({ stored, record: traced[index] ?? null, events: produced[index] ?? [] }));
 }
 
-function toTraceRecord(stored: StoredRawRecord): TraceRecord | null {
+/** A stored raw record as the trace record the gateway wrote; null when it cannot be read back. */
+export function toTraceRecord(stored: StoredRawRecord): TraceRecord | null {
   if (stored.kind === 'frame' || stored.kind === 'frame.partial') {
     const frame = { kind: 'frame', raw_seq: stored.raw_seq, ts: stored.ts, attempt: stored.attempt, text: stored.body } as const;
     return stored.kind === 'frame.partial' ? { ...frame, partial: true } : frame;

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ContractEvent, ProviderName } from '@llm-stream/contract';
+import { storedMessageCount } from '@llm-stream/pipeline';
+import { STREAM_NAMES, eventsSubject, rawSubject, type ContractEvent, type ProviderName } from '@llm-stream/contract';
 import { collectSse, startOtlpCollector, type OtlpCollector } from '@llm-stream/testing';
 import { startAuthorizedNats, type AuthorizedNats } from './authorized-nats.js';
 import { openJetStream, type JetStreamSession } from './jetstream.js';
@@ -124,4 +125,20 @@ export async function mapConcurrently<T, R>(items: readonly T[], concurrency: nu
   });
   await Promise.all(lanes);
   return results;
+}
+
+/**
+ * The audit log has stored the stream (of the key's tenant) in full: it has ended and the audit log holds every
+ * event and raw record JetStream holds of it (ended alone is not enough: raw records may still be arriving).
+ */
+export async function storedInFull(pipeline: Pipeline, auditUrl: string, key: string, tenant: string, streamId: string): Promise<boolean> {
+  const response = await fetch(`${auditUrl}/v1/streams/${streamId}`, { headers: { authorization: `Bearer ${key}` } });
+  if (response.status !== 200) return false;
+  const { stream } = (await response.json()) as { stream: { status: string; event_count: number; raw_count: number } };
+  if (stream.status === 'running') return false;
+  const { jsm } = pipeline.jetstream;
+  return (
+    stream.event_count === (await storedMessageCount(jsm, STREAM_NAMES.events, eventsSubject(tenant, streamId))) &&
+    stream.raw_count === (await storedMessageCount(jsm, STREAM_NAMES.raw, rawSubject(tenant, streamId)))
+  );
 }

@@ -71,3 +71,23 @@ function writerOf(backend: SqliteBackend | PostgresBackend): SqlRunner {
     run: (sql, params) => backend.transaction((tx) => tx.run(sql, params)),
   };
 }
+
+/** Where a running audit log keeps its store: a SQLite file or a PostgreSQL database. */
+export type StoreLocation = { readonly sqlitePath: string } | { readonly databaseUrl: string };
+
+/** A repository and a raw SQL door on a store another process (a running audit log) migrated and writes. */
+export function attachRepository(location: StoreLocation): RepositoryUnderTest {
+  const open = (): SqliteBackend | PostgresBackend =>
+    'sqlitePath' in location ? new SqliteBackend(location.sqlitePath) : new PostgresBackend(location.databaseUrl, { poolSize: 4, onIdleError: () => undefined });
+  const store = open();
+  const inspector = open();
+  const repository = new SqlAuditRepository(store);
+  return {
+    repository,
+    sql: writerOf(inspector),
+    close: async () => {
+      await repository.close();
+      await inspector.close();
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { replayStoredStream, type OutcomeChange } from '@llm-stream/adapters';
+import { ReplayTally, replayCheck, type OutcomeChange, type ReplayVerdict } from '@llm-stream/adapters';
 import { AuditClient, type StreamListQuery } from '../audit/audit-client.js';
 import type { AuditStream } from '../audit/audit-api-types.js';
 import { traceOfRawEntries } from '../audit/trace-of-raw-entries.js';
@@ -19,11 +19,6 @@ const REDACTED_NOTE = ' (raw trace redacted when stored: the replay read other b
 /** Streams read and replayed at once (each is two requests to the audit API). */
 const CONCURRENCY = 8;
 
-interface ProviderTotals {
-  streams: number;
-  changed: number;
-}
-
 /**
  * `replay --audit <url> --key <key> [--from --to --provider --status]`: re-normalizes the stored raw trace of
  * every ended stream the filters select with this build's adapters, compares the outcome with the stored one
@@ -33,51 +28,47 @@ interface ProviderTotals {
  */
 export async function replayCommand(options: ReplayOptions): Promise<number> {
   const client = new AuditClient(options.audit, options.key);
-  const totals = new Map<string, ProviderTotals>();
-  let skipped = 0;
+  const tally = new ReplayTally();
   const pending: AuditStream[] = [];
   const flush = async (): Promise<void> => {
     const batch = pending.splice(0);
     const reports = await Promise.all(batch.map(async (stream) => ({ stream, ...(await replayOne(client, stream)) })));
-    for (const { stream, changes, redacted } of reports) {
-      const provider = stream.provider ?? 'unknown';
-      const total = totals.get(provider) ?? { streams: 0, changed: 0 };
-      total.streams += 1;
-      if (changes.length > 0) {
-        total.changed += 1;
-        process.stdout.write(`${describeChanges(stream, changes)}${redacted ? REDACTED_NOTE : ''}\n`);
-      }
-      totals.set(provider, total);
+    for (const { stream, verdict, redacted } of reports) {
+      tally.add(stream.provider, verdict);
+      if (verdict.kind === 'replayed' && verdict.changes.length > 0) process.stdout.write(`${describeChanges(stream, verdict.changes)}${redacted ? REDACTED_NOTE : ''}\n`);
+      if (verdict.kind === 'unreplayable') process.stdout.write(`${stream.stream_id} ${stream.provider ?? 'unknown'} ${stream.model ?? ''}: not replayed (${verdict.reason})\n`);
     }
   };
+  let running = 0;
   for await (const stream of client.streams(options.query)) {
+    // Its trace and events are still arriving: no outcome to compare, and not worth two requests.
     if (stream.status === 'running') {
-      skipped += 1;
+      running += 1;
       continue;
     }
     pending.push(stream);
     if (pending.length >= CONCURRENCY) await flush();
   }
   await flush();
-  let streams = 0;
-  let changed = 0;
-  for (const [provider, total] of [...totals].sort(([a], [b]) => a.localeCompare(b))) {
-    process.stdout.write(`${provider}: ${String(total.streams)} streams replayed, ${String(total.changed)} changed\n`);
-    streams += total.streams;
-    changed += total.changed;
+  for (const [provider, totals] of tally.byProvider()) {
+    process.stdout.write(`${provider}: ${String(totals.replayed)} streams replayed, ${String(totals.changed)} changed${notReplayed(totals.unreplayable)}\n`);
   }
-  process.stdout.write(`total: ${String(streams)} streams replayed, ${String(changed)} changed${skipped > 0 ? `, ${String(skipped)} still running (skipped)` : ''}\n`);
-  return changed > 0 ? 1 : 0;
+  const counts = tally.counts();
+  const skipped = running > 0 ? `, ${String(running)} still running (skipped)` : '';
+  process.stdout.write(`total: ${String(counts.replayed)} streams replayed, ${String(counts.changed)} changed${notReplayed(counts.unreplayable)}${skipped}\n`);
+  return counts.changed > 0 ? 1 : 0;
 }
 
-async function replayOne(client: AuditClient, stream: AuditStream): Promise<{ changes: OutcomeChange[]; redacted: boolean }> {
+const notReplayed = (count: number): string => (count > 0 ? `, ${String(count)} not replayed` : '');
+
+async function replayOne(client: AuditClient, stream: AuditStream): Promise<{ verdict: ReplayVerdict; redacted: boolean }> {
   const [detail, raw] = await Promise.all([client.detail(stream.stream_id), client.raw(stream.stream_id)]);
   // A placeholder replays to another outcome: only the full truth can be compared.
   if (raw.records.some((entry) => entry.withheld !== undefined)) {
     throw new UsageError(`the key may not see every frame of stream ${stream.stream_id} (reasoning withheld): replay needs an audit:full key`);
   }
-  const changes = replayStoredStream({ records: traceOfRawEntries(raw.records), events: detail.events });
-  return { changes, redacted: raw.records.some((entry) => entry.redacted) };
+  const verdict = replayCheck({ running: false, records: traceOfRawEntries(raw.records), events: detail.events });
+  return { verdict, redacted: raw.records.some((entry) => entry.redacted) };
 }
 
 /** `st_… anthropic model: stop_reason "end_turn" → "max_tokens"; block 1 tool_arguments {…} → {…}` */

@@ -52,7 +52,7 @@ export function ResumeStreamDocs(): MethodDecorator {
     ApiHeader({ name: 'last-event-id', required: false, description: 'The seq of the last event received (0 or absent: from the start).' }),
     ApiQuery({ name: 'after', required: false, description: 'Last-Event-ID as a query parameter, for clients that cannot set headers.', schema: { type: 'string' } }),
     eventStream('The events after Last-Event-ID, until the terminal event.'),
-    ApiErrorResponses<ApiErrorCode>({ 400: ['invalid_request'], 401: ['unauthorized'], 403: ['insufficient_scope'], 404: ['not_found'], 500: INTERNAL }),
+    ApiErrorResponses<ApiErrorCode>({ 400: ['invalid_request'], 401: ['unauthorized'], 403: ['insufficient_scope'], 404: ['not_found'], 500: INTERNAL, 503: ['unavailable'] }),
   );
 }
 
@@ -73,6 +73,6 @@ export function CancelStreamDocs(): MethodDecorator {
         },
       },
     }),
-    ApiErrorResponses<ApiErrorCode>({ 401: ['unauthorized'], 403: ['insufficient_scope'], 404: ['not_found'], 409: ['already_ended'], 500: INTERNAL }),
+    ApiErrorResponses<ApiErrorCode>({ 401: ['unauthorized'], 403: ['insufficient_scope'], 404: ['not_found'], 409: ['already_ended'], 500: INTERNAL, 503: ['unavailable'] }),
   );
 }

@@ -194,14 +194,13 @@ export class StreamsService {
     const holds = async (stream: string, subject: string): Promise<boolean> => (await storedMessageCount(this.jsm, stream, subject)) > 0;
     const exists =
       isValidStreamId(streamId) &&
-      ((await holds(STREAM_NAMES.events, eventsSubject(tenant, streamId))) ||
-        (await holds(STREAM_NAMES.raw, rawSubject(tenant, streamId))));
+      (await lookUp(async () => (await holds(STREAM_NAMES.events, eventsSubject(tenant, streamId))) || (await holds(STREAM_NAMES.raw, rawSubject(tenant, streamId)))));
     if (!exists) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `no stream ${streamId}`);
   }
 
   private async hasEnded(streamId: string, tenant: string): Promise<boolean> {
     const subject = eventsSubject(tenant, streamId);
-    const last = await this.jsm.streams.getMessage(STREAM_NAMES.events, { last_by_subj: subject });
+    const last = await lookUp(() => this.jsm.streams.getMessage(STREAM_NAMES.events, { last_by_subj: subject }));
     if (!last) return false;
     const decoded = decodeEventMessage(subject, last.string(), { validate: false });
     return decoded.ok && isTerminalEvent(decoded.value.event);
@@ -276,6 +275,18 @@ export class StreamsService {
   private detachReader(runner: StreamRunner | undefined, tenant: string, streamId: string): void {
     if (runner) runner.readerDetached();
     else if (!this.nc.isClosed()) this.nc.publish(readerSubject(streamId), encodeReaderNotice({ tenant, action: 'detach' }));
+  }
+}
+
+/**
+ * A look-up in JetStream before any answer is written: when NATS does not answer it is a 503 `unavailable` (try
+ * again, here or on another gateway), as for POST, not a 500.
+ */
+async function lookUp<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch {
+    throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the event bus is unavailable; try again');
   }
 }
 

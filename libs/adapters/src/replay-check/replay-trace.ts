@@ -3,12 +3,15 @@ import type { ProviderAdapter } from '../adapter.js';
 import { createProviderAdapter } from '../adapter-registry.js';
 import { NormalizerSession } from '../session/normalizer-session.js';
 
+/** The adapter of one upstream attempt of a provider: what the normalizer's session asks for. */
+export type ProviderAdapterFactory = (provider: ProviderName) => ProviderAdapter;
+
 export interface ReplayTraceOptions {
   /**
    * The adapter of each upstream attempt (default: this build's registry). A replay check passes another one
    * to see what a changed adapter would make of recorded traffic.
    */
-  readonly createAdapter?: (provider: ProviderName) => ProviderAdapter;
+  readonly createAdapter?: ProviderAdapterFactory;
 }
 
 /**
