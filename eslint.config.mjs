@@ -95,9 +95,10 @@ export default [
               bannedExternalImports: ['@nestjs/*', '@opentelemetry/*', 'rxjs', 'express', 'pg', 'better-sqlite3', 'prom-client'],
             },
             {
-              // The diagnostics console runs in a browser: the contract's types and constants, nothing of a server.
+              // The diagnostics console runs in a browser: the contract and the adapters (an export normalizes the
+              // frames as the CLI does), nothing of a server.
               sourceTag: 'type:console',
-              onlyDependOnLibsWithTags: ['type:contract'],
+              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters'],
               bannedExternalImports: frameworkPackages,
             },
             {

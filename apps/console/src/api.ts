@@ -64,6 +64,14 @@ export interface UnknownEvents {
   readonly groups: readonly { readonly provider: string; readonly type: string; readonly streams: number; readonly stream_ids: readonly string[] }[];
 }
 
+/** `GET /v1/streams/{id}/replay` (audit:full): the stored raw trace re-normalized with this build's adapters. */
+export interface StreamReplay {
+  readonly replayed: unknown;
+  readonly changes: readonly { readonly field: string; readonly block?: number; readonly stored: unknown; readonly replayed: unknown }[];
+  readonly unreplayable: string | null;
+  readonly redacted: boolean;
+}
+
 export interface StreamList {
   readonly streams: readonly StreamRecord[];
   readonly next_cursor: string | null;
@@ -99,6 +107,10 @@ export class AuditApi {
 
   verify(streamId: string): Promise<VerifyReport> {
     return this.get(`/v1/streams/${encodeURIComponent(streamId)}/verify`);
+  }
+
+  replay(streamId: string): Promise<StreamReplay> {
+    return this.get(`/v1/streams/${encodeURIComponent(streamId)}/replay`);
   }
 
   timeline(from: number, to: number, buckets: number): Promise<StatsTimeline> {

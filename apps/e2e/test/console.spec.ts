@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Download, Page } from 'playwright-core';
 import { repoRoot, waitFor } from '@llm-stream/testing';
-import { AUDIT_KEYS, startAuditLog, type RunningAuditLog } from './support/audit-log.js';
+import { AUDIT_KEYS, runCli, startAuditLog, type RunningAuditLog } from './support/audit-log.js';
 import { launchConsoleBrowser, signIn, type ConsoleBrowser } from './support/console-browser.js';
 import { openStream, postStream } from './support/gateway-client.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
@@ -93,7 +94,7 @@ describe('the diagnostics console in Chromium', () => {
     await page.close();
   });
 
-  it('signs in, filters, opens the interrupted tool-call stream by keyboard and shows the raw frame where it was cut', async () => {
+  it('signs in, filters, opens the interrupted tool-call stream by keyboard, shows the raw frame where it was cut, and exports it', async () => {
     const page = await browser.newPage();
     await signIn(page, consoleUrl, AUDIT_KEYS.full);
     expect(await page.evaluate(() => sessionStorage.getItem('llm-stream-console.key'))).toBe(AUDIT_KEYS.full);
@@ -121,7 +122,30 @@ describe('the diagnostics console in Chromium', () => {
     await page.waitForSelector('#verify .ok');
     expect(await page.textContent('#verify')).toContain('chain intact');
     expect(await page.textContent('#timeline-facts')).toMatch(/Time to first delta: \d+ ms/);
+    await page.waitForSelector('#replay .ok');
+    expect(await page.textContent('#replay')).toContain('Same outcome');
     await browser.screenshot(page, 'interrupted-tool-call');
+    // Export: the three files `llm-stream export` writes for the same stream, from the same library code.
+    const downloads: Download[] = [];
+    page.on('download', (download) => downloads.push(download));
+    await page.click('#export');
+    await waitFor(() => downloads.length === 3, { timeoutMs: 20_000, description: 'the three fixture downloads' });
+    const out = mkdtempSync(join(tmpdir(), 'llm-stream-console-export-'));
+    try {
+      const cli = await runCli(['export', streams['cut'] ?? '', '--audit', audit.url, '--key', AUDIT_KEYS.full, '--out', out]);
+      expect(cli.code).toBe(0);
+      const downloaded = Object.fromEntries(await Promise.all(downloads.map(async (download) => [download.suggestedFilename(), readFileSync(await download.path())] as const)));
+      const base = `anthropic__${streams['cut'] ?? ''}`;
+      expect(Object.keys(downloaded).sort()).toEqual([`${base}.events.json`, `${base}.expect.json`, `${base}.sse`]);
+      const cliFile = (suffix: string): Buffer => readFileSync(join(out, 'anthropic', `${streams['cut'] ?? ''}${suffix}`));
+      expect(downloaded[`${base}.sse`]?.equals(cliFile('.sse'))).toBe(true);
+      expect(downloaded[`${base}.events.json`]?.equals(cliFile('.events.json'))).toBe(true);
+      const withoutNotes = (bytes: Buffer | undefined): unknown => ({ ...(JSON.parse(bytes?.toString('utf8') ?? 'null') as Record<string, unknown>), notes: undefined });
+      expect(withoutNotes(downloaded[`${base}.expect.json`])).toEqual(withoutNotes(cliFile('.expect.json')));
+      expect(withoutNotes(downloaded[`${base}.expect.json`])).toMatchObject({ terminal: 'interrupted', error_category: 'transport_interrupted' });
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
     expect(await watched(page)).toMatchObject({ violations: [] });
     await page.close();
   });

@@ -1,8 +1,10 @@
 import type { AuditApi, RawTrace, StreamDetail } from '../api.js';
 import { dateTime, el, replace } from '../dom.js';
 import { endingSentence } from '../ending.js';
+import { download, fixtureFiles } from '../export-fixture.js';
 import { timelineModel } from '../timeline-model.js';
 import { RawTable } from './raw-view.js';
+import { replayView } from './replay-view.js';
 import { resultView } from './result-view.js';
 import { refusal } from './sign-in.js';
 import { timelineFacts, timelineView } from './timeline-view.js';
@@ -22,16 +24,21 @@ export function streamView(root: HTMLElement, api: AuditApi, streamId: string): 
   const facts = el('div', { className: 'facts-box' });
   const verifyBox = el('div', { className: 'verify', id: 'verify' }, 'Checking the chain…');
   const resultBox = el('div', { className: 'result-box' });
+  const replayBox = el('div', { className: 'replay', id: 'replay' }, 'Replayed once the stream has ended.');
   const raw = new RawTable();
+  const exportButton = el('button', { type: 'button', id: 'export' }, 'Export as conformance fixture');
+  exportButton.disabled = true;
+  const exportNote = el('span', { className: 'export-note', id: 'export-note', role: 'status' });
   replace(
     root,
     heading,
+    el('div', { className: 'actions' }, exportButton, exportNote),
     summary,
     ending,
     el('h2', {}, 'Timeline'),
     timelineBox,
     facts,
-    el('div', { className: 'columns' }, el('section', { className: 'left' }, el('h2', {}, 'Raw frames and the events they produced'), raw.element), el('section', { className: 'right' }, el('h2', {}, 'Assembled result'), resultBox, el('h2', {}, 'Hash chain and invariants'), verifyBox)),
+    el('div', { className: 'columns' }, el('section', { className: 'left' }, el('h2', {}, 'Raw frames and the events they produced'), raw.element), el('section', { className: 'right' }, el('h2', {}, 'Assembled result'), resultBox, el('h2', {}, 'Hash chain and invariants'), verifyBox, el('h2', {}, 'Replay with this build'), replayBox)),
   );
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -60,15 +67,33 @@ export function streamView(root: HTMLElement, api: AuditApi, streamId: string): 
       replace(verifyBox, el('span', { className: 'error' }, refusal(error)));
     }
   };
+  const replay = async (): Promise<void> => {
+    try {
+      replace(replayBox, replayView(await api.replay(streamId)));
+    } catch (error) {
+      replace(replayBox, el('span', { className: 'error' }, refusal(error)));
+    }
+  };
   const load = async (): Promise<void> => {
     try {
       const [detail, trace] = await Promise.all([api.detail(streamId), api.raw(streamId)]);
       if (stopped) return;
       render(detail, trace);
+      exportButton.onclick = () => {
+        const exported = fixtureFiles(detail, trace);
+        if (!exported.ok) {
+          replace(exportNote, el('span', { className: 'error' }, `Cannot export: ${exported.error.message}.`));
+          return;
+        }
+        download(exported.files);
+        replace(exportNote, `Downloaded ${exported.files.map((file) => file.name).join(', ')}: add them under conformance/transcripts/.`);
+      };
+      exportButton.disabled = detail.stream.status === 'running';
       if (detail.stream.status === 'running') timer = setTimeout(() => void load(), LIVE_POLL_MS);
       else {
         root.dataset['rendered'] = 'final';
         void verify();
+        void replay();
       }
     } catch (error) {
       replace(summary, el('span', { className: 'error' }, refusal(error)));
