@@ -95,6 +95,13 @@ export default [
               bannedExternalImports: ['@nestjs/*', '@opentelemetry/*', 'rxjs', 'express', 'pg', 'better-sqlite3', 'prom-client'],
             },
             {
+              // The diagnostics console runs in a browser: the contract and the adapters (an export normalizes the
+              // frames as the CLI does), nothing of a server.
+              sourceTag: 'type:console',
+              onlyDependOnLibsWithTags: ['type:contract', 'type:adapters'],
+              bannedExternalImports: frameworkPackages,
+            },
+            {
               // End-to-end suites drive the apps as processes; in code they use only libs.
               sourceTag: 'type:e2e',
               onlyDependOnLibsWithTags: ['type:contract', 'type:adapters', 'type:pipeline', 'type:client', 'type:testing'],

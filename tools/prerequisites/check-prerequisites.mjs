@@ -86,6 +86,19 @@ const checks = [
       return `promtool ${/version (\S+)/.exec(run(promtool, ['--version']))?.[1] ?? '?'}`;
     },
   },
+  {
+    what: "Debian's chromium (the console suite drives /usr/bin/chromium with playwright-core)",
+    check: () => {
+      const chromium = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+      let version;
+      try {
+        version = run(chromium, ['--version']).trim();
+      } catch {
+        throw new Missing(`${chromium} could not be run`, 'apt-get install --no-install-recommends chromium (Debian), or set CHROMIUM_BIN');
+      }
+      return version;
+    },
+  },
 ];
 
 const found = [];

@@ -4,6 +4,7 @@ import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { ApiErrorFilter, MetricsModule, NatsModule, TelemetryLifecycle } from '@llm-stream/nest-kit';
 import { ApiKeys, JsonLogger } from '@llm-stream/service-kit';
 import { AuditConfig } from './config/audit-config.js';
+import { ConsoleModule } from './console/console.module.js';
 import { TenantSettings } from './config/tenant-settings.js';
 import { HealthModule } from './health/health.module.js';
 import { IngestionModule } from './ingestion/ingestion.module.js';
@@ -21,7 +22,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [MetricsModule.forRoot(AuditMetrics), StoreModule, NatsModule.forRoot({ service: 'audit-log', config }), IngestionModule, LagModule, QueryModule, ReplayModule, RetentionModule, HealthModule],
+      imports: [MetricsModule.forRoot(AuditMetrics), StoreModule, NatsModule.forRoot({ service: 'audit-log', config }), IngestionModule, LagModule, QueryModule, ReplayModule, RetentionModule, HealthModule, ConsoleModule],
       providers: [
         { provide: AuditConfig, useValue: config },
         { provide: TenantSettings, useValue: TenantSettings.fromList(config.AUDIT_PROMPT_CAPTURE_TENANTS) },

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { fileURLToPath } from 'node:url';
 import { NestFactory } from '@nestjs/core';
 import { CONTRACT_VERSION } from '@llm-stream/contract';
 import { attachJetStream, serveOpenApi, startTelemetry } from '@llm-stream/nest-kit';
@@ -14,6 +15,8 @@ function exitWithConfigError(variable: string, message: string): never {
 const loaded = loadConfig(AuditConfig, process.env);
 if (!loaded.ok) exitWithConfigError(loaded.error.variable, loaded.error.message);
 const config = loaded.value;
+// Here, not in the config class: only the running app (ESM) knows where it is; jest loads the class as CJS.
+if (config.AUDIT_CONSOLE_DIR === '') config.AUDIT_CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.meta.url));
 const logger = new JsonLogger('audit-log', { level: config.LOG_LEVEL });
 // From GATEWAY_API_KEYS, or from GATEWAY_API_KEYS_FILE, then watched: a rotated key works without a restart.
 const keys = loadApiKeys(config, logger);

@@ -47,6 +47,7 @@ describe('the audit log behind the real pipeline (replay provider, gateway, norm
     await pipeline.stop();
   });
 
+  // Two CLI processes per transcript (280 starts): on the shared 2-core machine under load that alone passed the default 120 s.
   it('stores every transcript, and returns the events and the assembled result the CLI computes from the same bytes', async () => {
     expect(recorded.length).toBe(listTranscripts().length);
     await mapConcurrently(recorded, 2, async ({ file, stream }) => {

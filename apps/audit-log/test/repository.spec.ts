@@ -46,6 +46,7 @@ describe.each(BACKENDS)('AuditRepository on %s (the same suite for both backends
     expect(await db.sql.all('SELECT version, name FROM schema_migrations ORDER BY version')).toEqual([
       { version: 1, name: 'initial' },
       { version: 2, name: 'stream-route' },
+      { version: 3, name: 'event-jetstream-time' },
     ]);
   });
 
@@ -307,6 +308,48 @@ describe.each(BACKENDS)('AuditRepository on %s (the same suite for both backends
     });
     expect(Object.values(stats.unknown_events.by_type).reduce((a, b) => a + b, 0)).toBe(unknown.length);
     expect((await db.repository.stats(tenant, { from: 2_500 })).streams).toBe(2);
+  });
+
+  it("keeps JetStream's message time of each event beside its ts (null where the message had none)", async () => {
+    const stream = fixture('anthropic', 'simple_text');
+    const [first, ...rest] = stream.events;
+    if (first === undefined) throw new Error('the transcript has events');
+    await db.repository.ingestEvents([{ ...first, jsTime: null }, ...rest.map((item) => ({ ...item, jsTime: item.event.ts + 7 }))], NOW);
+    const rows = await db.repository.events(stream.streamId);
+    expect(rows.map((row) => [row.seq, row.js_time])).toEqual(stream.contractEvents.map((event, index) => [event.seq, index === 0 ? null : event.ts + 7]));
+  });
+
+  it('counts streams by status and error category in buckets over time, empty buckets included', async () => {
+    const tenant = freshTenant();
+    const streams = [
+      fixture('anthropic', 'simple_text', { tenant, startTs: 1_000 }),
+      fixture('openai-chat', 'interrupted', { tenant, startTs: 1_500 }),
+      fixture('gemini', 'error_mid_stream', { tenant, startTs: 3_200 }),
+      fixture('anthropic', 'simple_text', { tenant, startTs: 9_000 }),
+    ];
+    for (const stream of streams) await db.repository.ingestEvents(stream.events, NOW);
+    const failure = streams[2]?.contractEvents.at(-1);
+    if (failure?.type !== 'stream.error') throw new Error('the transcript fails');
+    const buckets = await db.repository.statsTimeline(tenant, { from: 1_000, to: 5_000 }, 1_000);
+    expect(buckets).toEqual([
+      { start: 1_000, streams: 2, by_status: { completed: 1, interrupted: 1 }, by_error_category: { transport_interrupted: 1 } },
+      { start: 2_000, streams: 0, by_status: {}, by_error_category: {} },
+      { start: 3_000, streams: 1, by_status: { failed: 1 }, by_error_category: { [failure.error.category]: 1 } },
+      { start: 4_000, streams: 0, by_status: {}, by_error_category: {} },
+    ]);
+  });
+
+  it('groups unknown provider events by provider and type, with the streams that had them, newest first', async () => {
+    const tenant = freshTenant();
+    const older = fixture('anthropic', 'unknown_event_type', { tenant, startTs: 1_000 });
+    const newer = fixture('anthropic', 'unknown_event_type', { tenant, startTs: 2_000 });
+    const plain = fixture('anthropic', 'simple_text', { tenant, startTs: 3_000 });
+    for (const stream of [older, newer, plain]) await db.repository.ingestEvents(stream.events, NOW);
+    const types = new Set(older.contractEvents.flatMap((event) => (event.type === 'stream.warning' ? [event.warning.provider_event_type ?? event.warning.code] : [])));
+    const groups = await db.repository.unknownEvents(tenant, {});
+    expect(groups.map((group) => group.type).sort()).toEqual([...types].sort());
+    for (const group of groups) expect(group).toEqual({ provider: 'anthropic', type: group.type, streams: 2, stream_ids: [newer.streamId, older.streamId] });
+    expect(await db.repository.unknownEvents(tenant, { from: 1_500 })).toEqual(groups.map((group) => ({ ...group, streams: 1, stream_ids: [newer.streamId] })));
   });
 
   it('reports a tampered event at the link that breaks', async () => {

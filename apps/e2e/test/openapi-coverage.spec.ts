@@ -130,7 +130,7 @@ describe('the OpenAPI documents, exercised', () => {
     // The audit log, once it has stored the stream.
     const acme = bearer(API_KEYS.acme);
     await waitFor(async () => (await fetch(`${audit.url}/v1/streams/${streamId}`, { headers: acme })).status === 200, { timeoutMs: 30_000, description: 'the audit log to store the stream' });
-    const queries = [`/v1/streams`, `/v1/streams/${streamId}`, `/v1/streams/${streamId}/raw`, `/v1/streams/${streamId}/verify`, `/v1/stats`];
+    const queries = [`/v1/streams`, `/v1/streams/${streamId}`, `/v1/streams/${streamId}/raw`, `/v1/streams/${streamId}/verify`, `/v1/stats`, `/v1/stats/timeline?from=0&to=${String(Date.now() + 60_000)}`, `/v1/stats/unknown-events`];
     for (const path of queries) {
       expect({ path, ...(await checkedFetch(`${audit.url}${path}`, { headers: acme })) }).toMatchObject({ path, status: 200 });
       expect(await checkedFetch(`${audit.url}${path}`)).toMatchObject({ status: 401 });
@@ -147,7 +147,7 @@ describe('the OpenAPI documents, exercised', () => {
     for (const path of ['/v1/replay?status=running', '/v1/replay/traces?limit=0']) expect(await checkedFetch(`${audit.url}${path}`, { headers: auditor })).toMatchObject({ status: 400 });
     expect(await checkedFetch(`${audit.url}/v1/streams/${UNKNOWN_STREAM}/replay`, { headers: auditor })).toMatchObject({ status: 404 });
     expect(await checkedFetch(`${audit.url}/v1/streams/${streamId}`, { headers: bearer(AUDITOR_KEY) })).toMatchObject({ status: 200 });
-    for (const path of ['/v1/streams?status=sideways', '/v1/stats?from=yesterday']) expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 400 });
+    for (const path of ['/v1/streams?status=sideways', '/v1/stats?from=yesterday', '/v1/stats/timeline?from=0', '/v1/stats/unknown-events?to=soon']) expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 400 });
     for (const path of [`/v1/streams/${UNKNOWN_STREAM}`, `/v1/streams/${UNKNOWN_STREAM}/raw`, `/v1/streams/${UNKNOWN_STREAM}/verify`]) {
       expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 404 });
     }

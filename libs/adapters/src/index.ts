@@ -24,3 +24,11 @@ export { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
 export { GeminiAdapter } from './gemini/gemini-adapter.js';
 export { createProviderAdapter } from './adapter-registry.js';
 export { normalizeTranscript } from './normalize-transcript.js';
+export {
+  conformanceFixture,
+  exportNotes,
+  exportedBody,
+  finalAttemptFrames,
+  type ConformanceFixture,
+  type ExportableRawEntry,
+} from './fixture/conformance-fixture.js';

@@ -40,6 +40,10 @@ export class AuditConfig extends ServiceConfig {
   @IsString()
   GATEWAY_API_KEYS_FILE = '';
 
+  /** The built diagnostics console served at /console/ (empty: apps/console/dist of the workspace the app runs from). */
+  @IsString()
+  AUDIT_CONSOLE_DIR = '';
+
   /** Comma-separated tenants whose prompts are stored (when the raw trace carries them). Default: nobody's. */
   @Matches(/^([A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64})*)?$/, { message: 'must be tenant ids separated by commas' })
   AUDIT_PROMPT_CAPTURE_TENANTS = '';

@@ -25,7 +25,8 @@ export class EventBatchHandler implements BatchHandler<IncomingEvent> {
 
   decode(message: JsMsg): Result<IncomingEvent, UnstorableMessage> {
     // Headers are parsed only if a header is read (the trace id, once per stream): most events never need them.
-    return readEventMessage(message.subject, message.string(), messageHeaderLookup(message));
+    // timestampNanos is JetStream's store time of the message; ms are enough for a timeline.
+    return readEventMessage(message.subject, message.string(), messageHeaderLookup(message), Math.floor(message.info.timestampNanos / 1_000_000));
   }
 
   async commit(batch: readonly Decoded<IncomingEvent>[]): Promise<void> {

@@ -17,8 +17,10 @@ const isPositiveInt = (value: unknown): value is number => typeof value === 'num
  * An LLM_EVENTS message as an event to store. The normalizer is a trusted internal hop, so the payload is not
  * validated against the full JSON Schema here (the verify query does that); only what the store relies on is
  * checked: the subject, the type, a positive integer seq and ts, and the stream id matching the subject.
+ * `jsTime` is JetStream's time of the message (ms since the epoch; null outside JetStream): when LLM_EVENTS
+ * stored the event, which the console's timeline shows beside when its raw frame arrived.
  */
-export function readEventMessage(subject: string, data: string, header: HeaderLookup): Result<IncomingEvent, UnstorableMessage> {
+export function readEventMessage(subject: string, data: string, header: HeaderLookup, jsTime: number | null): Result<IncomingEvent, UnstorableMessage> {
   const decoded = decodeEventMessage(subject, data, { validate: false });
   // The codec's code, not its message: a JSON syntax error quotes the payload.
   if (!decoded.ok) return err({ code: 'not_an_event', message: decoded.error.code });
@@ -34,6 +36,7 @@ export function readEventMessage(subject: string, data: string, header: HeaderLo
     tenant,
     event,
     body: data,
+    jsTime,
     get traceId(): string | null {
       return traceIdOf(header);
     },

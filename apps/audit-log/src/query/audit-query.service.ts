@@ -13,12 +13,12 @@ import {
 import { canonicalJson } from '../chain/canonical-json.js';
 import { verifyChain, type ChainBreak } from '../chain/hash-chain.js';
 import { ApiError } from '../errors/api-error.js';
-import type { AuditRepository, AuditStats, StoredStream } from '../store/audit-repository.js';
+import type { AuditRepository, AuditStats, StatsBucket, StoredStream, UnknownEventGroup } from '../store/audit-repository.js';
 import { readOrUnavailable } from '../store/read-or-unavailable.js';
 import { AUDIT_REPOSITORY } from '../store/store-tokens.js';
 import type { StreamRecord } from '../store/stream-record.js';
 import { projectDetail, projectRawEntries, seesFullTruth } from './audit-view.js';
-import { encodeCursor, parseListQuery, parseStatsQuery } from './query-params.js';
+import { encodeCursor, parseListQuery, parseStatsQuery, parseTimelineQuery } from './query-params.js';
 import { replayRawTrace } from './raw-replay.js';
 
 /** `GET /v1/streams/{id}` */
@@ -31,8 +31,34 @@ export interface StreamDetail {
   /** The tool_call blocks of `result`, in index order: only `complete` ones carry parsed `arguments`. */
   readonly tool_calls: readonly AssembledBlock[];
   readonly events: readonly ContractEvent[];
+  /**
+   * When each event was stored: JetStream's time of its LLM_EVENTS message (ms since the epoch; null for events
+   * stored before the audit log kept it), by seq, beside the event's own `ts` (when the normalizer produced it).
+   */
+  readonly event_times: readonly EventTime[];
   /** The client's request, only for tenants with prompt capture on. */
   readonly prompt?: unknown;
+}
+
+export interface EventTime {
+  readonly seq: number;
+  readonly ts: number;
+  readonly js_time: number | null;
+}
+
+/** `GET /v1/stats/timeline` */
+export interface StatsTimeline {
+  readonly from: number;
+  readonly to: number;
+  readonly bucket_ms: number;
+  readonly buckets: readonly StatsBucket[];
+}
+
+/** `GET /v1/stats/unknown-events` */
+export interface UnknownEvents {
+  readonly from: number | null;
+  readonly to: number | null;
+  readonly groups: readonly UnknownEventGroup[];
 }
 
 /** One record of `GET /v1/streams/{id}/raw`: a frame's exact text or another record's fields, and the events it produced. */
@@ -113,6 +139,21 @@ export class AuditQueryService {
     return { from: parsed.value.from ?? null, to: parsed.value.to ?? null, ...stats };
   }
 
+  async timeline(tenant: string, query: Readonly<Record<string, unknown>>): Promise<StatsTimeline> {
+    const parsed = parseTimelineQuery(query);
+    if (!parsed.ok) throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', parsed.error.message);
+    const { from, to, bucketMs } = parsed.value;
+    const buckets = await this.withStore(() => this.repository.statsTimeline(tenant, { from, to }, bucketMs));
+    return { from, to, bucket_ms: bucketMs, buckets };
+  }
+
+  async unknownEvents(tenant: string, query: Readonly<Record<string, unknown>>): Promise<UnknownEvents> {
+    const parsed = parseStatsQuery(query);
+    if (!parsed.ok) throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', parsed.error.message);
+    const groups = await this.withStore(() => this.repository.unknownEvents(tenant, parsed.value));
+    return { from: parsed.value.from ?? null, to: parsed.value.to ?? null, groups };
+  }
+
   private async readDetail(tenant: string, streamId: string): Promise<StreamDetail> {
     // Both reads at once (one round trip of latency); the events are returned only if the tenant owns the stream.
     const [stored, rows] = await Promise.all([this.requireStream(tenant, streamId), isValidStreamId(streamId) ? this.repository.events(streamId) : []]);
@@ -124,6 +165,7 @@ export class AuditQueryService {
       draft: result.status !== 'completed',
       tool_calls: result.blocks.filter((block) => block.kind === 'tool_call'),
       events,
+      event_times: rows.map((row) => ({ seq: row.seq, ts: row.ts, js_time: row.js_time })),
       ...(stored.prompt !== null && { prompt: JSON.parse(stored.prompt) as unknown }),
     };
   }

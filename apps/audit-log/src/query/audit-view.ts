@@ -16,10 +16,13 @@ export function seesFullTruth(principal: ApiKeyPrincipal): boolean {
 
 /** `GET /v1/streams/{id}` without reasoning: its events and its blocks in the assembled result. */
 export function projectDetail(detail: StreamDetail): StreamDetail {
+  const events = visibleEvents(detail.events);
+  const seqs = new Set(events.map((event) => event.seq));
   return {
     ...detail,
     result: { ...detail.result, blocks: detail.result.blocks.filter((block) => block.kind !== 'reasoning') },
-    events: visibleEvents(detail.events),
+    events,
+    event_times: detail.event_times.filter((time) => seqs.has(time.seq)),
   };
 }
 

@@ -14,6 +14,9 @@ export const MAX_PAGE_SIZE = 500;
 
 const LIST_PARAMS = new Set(['status', 'error_category', 'provider', 'model', 'route', 'trace_id', 'from', 'to', 'cursor', 'limit']);
 const STATS_PARAMS = new Set(['from', 'to']);
+const TIMELINE_PARAMS = new Set(['from', 'to', 'buckets']);
+export const DEFAULT_TIMELINE_BUCKETS = 60;
+export const MAX_TIMELINE_BUCKETS = 500;
 
 const fail = (message: string): { readonly ok: false; readonly error: QueryParamError } => err({ code: 'invalid_request', message });
 
@@ -72,6 +75,20 @@ export function parseStatsQuery(query: Query): Result<TimeRange, QueryParamError
   const unknown = unknownParam(query, STATS_PARAMS);
   if (unknown !== undefined) return fail(`unknown query parameter ${JSON.stringify(unknown)}`);
   return parseRange(query);
+}
+
+/** `GET /v1/stats/timeline?from=&to=&buckets=`: both ends required (the chart's axis), the range cut into equal buckets. */
+export function parseTimelineQuery(query: Query): Result<{ from: number; to: number; bucketMs: number }, QueryParamError> {
+  const unknown = unknownParam(query, TIMELINE_PARAMS);
+  if (unknown !== undefined) return fail(`unknown query parameter ${JSON.stringify(unknown)}`);
+  const range = parseRange(query);
+  if (!range.ok) return range;
+  const { from, to } = range.value;
+  if (from === undefined || to === undefined || from >= to) return fail('from and to are both required, from before to');
+  const bucketsText = single(query, 'buckets');
+  const buckets = bucketsText === undefined ? DEFAULT_TIMELINE_BUCKETS : /^\d{1,4}$/.test(bucketsText) ? Number(bucketsText) : 0;
+  if (buckets < 1 || buckets > MAX_TIMELINE_BUCKETS) return fail(`buckets must be an integer from 1 to ${String(MAX_TIMELINE_BUCKETS)}`);
+  return ok({ from, to, bucketMs: Math.ceil((to - from) / buckets) });
 }
 
 /** An opaque cursor: the position (start time, stream id) of the last stream of a page. */

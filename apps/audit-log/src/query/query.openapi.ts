@@ -58,6 +58,11 @@ const STREAM_DETAIL = object(
     draft: { type: 'boolean' },
     tool_calls: { type: 'array', items: open('An assembled tool_call block.') },
     events: EVENTS,
+    event_times: {
+      type: 'array',
+      description: "When each event was stored: JetStream's message time (null before the audit log kept it) beside the event's ts.",
+      items: object({ seq: { type: 'integer' }, ts: { type: 'integer' }, js_time: nullable({ type: 'integer' }) }),
+    },
     prompt: { description: "The client's request, only for tenants with prompt capture on." },
   },
   ['prompt'],
@@ -105,6 +110,27 @@ const STATS = object({
   by_error_category: counts,
   by_provider: counts,
   unknown_events: object({ total: { type: 'integer' }, by_provider: counts, by_type: counts }),
+});
+
+const STATS_TIMELINE = object({
+  from: { type: 'integer' },
+  to: { type: 'integer' },
+  bucket_ms: { type: 'integer' },
+  buckets: { type: 'array', items: object({ start: { type: 'integer' }, streams: { type: 'integer' }, by_status: counts, by_error_category: counts }) },
+});
+
+const UNKNOWN_EVENTS = object({
+  from: nullable({ type: 'integer' }),
+  to: nullable({ type: 'integer' }),
+  groups: {
+    type: 'array',
+    items: object({
+      provider: { type: 'string' },
+      type: { type: 'string', description: 'The provider event (or part) type.' },
+      streams: { type: 'integer' },
+      stream_ids: { type: 'array', items: { type: 'string' }, description: 'The newest streams that had it (at most 20).' },
+    }),
+  },
 });
 
 /** The readiness detail of the audit log: each consumer's lag, or why it could not be measured. */
@@ -158,4 +184,24 @@ export function VerifyStreamDocs(): MethodDecorator {
 
 export function StatsDocs(): MethodDecorator {
   return applyDecorators(ApiOperation({ summary: "The tenant's stream counts by terminal state, error category, provider, unknown events" }), ...TIME_RANGE, ok('The counts.', STATS), QUERY_ERRORS);
+}
+
+export function StatsTimelineDocs(): MethodDecorator {
+  return applyDecorators(
+    ApiOperation({ summary: "The tenant's stream counts by terminal state and error category over time, in equal buckets" }),
+    ApiQuery({ name: 'from', required: true, description: 'Start of the first bucket (ms since the epoch or ISO 8601).', schema: { type: 'integer' } }),
+    ApiQuery({ name: 'to', required: true, description: 'End of the range, exclusive.', schema: { type: 'integer' } }),
+    ApiQuery({ name: 'buckets', required: false, description: 'How many buckets (default 60).', schema: { type: 'integer', minimum: 1, maximum: 500 } }),
+    ok('Every bucket of the range, empty ones too.', STATS_TIMELINE),
+    QUERY_ERRORS,
+  );
+}
+
+export function UnknownEventsDocs(): MethodDecorator {
+  return applyDecorators(
+    ApiOperation({ summary: 'Unknown provider events by provider and type, with the streams that had them' }),
+    ...TIME_RANGE,
+    ok('The groups, most streams first.', UNKNOWN_EVENTS),
+    QUERY_ERRORS,
+  );
 }

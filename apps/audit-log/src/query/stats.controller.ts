@@ -4,10 +4,13 @@ import { ApiKeyAuth, ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/n
 import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
 import type { AuditStats } from '../store/audit-repository.js';
 import { AUDIT_SCOPES } from './audit-view.js';
-import { AuditQueryService } from './audit-query.service.js';
-import { StatsDocs } from './query.openapi.js';
+import { AuditQueryService, type StatsTimeline, type UnknownEvents } from './audit-query.service.js';
+import { StatsDocs, StatsTimelineDocs, UnknownEventsDocs } from './query.openapi.js';
 
-/** `GET /v1/stats?from=&to=`: the tenant's stream counts by terminal state, error category, provider, unknown events. */
+/**
+ * `GET /v1/stats?from=&to=`: the tenant's stream counts by terminal state, error category, provider, unknown
+ * events; `/timeline` the same counts over time (the console's chart), `/unknown-events` the streams that had them.
+ */
 @ApiTags('audit')
 @ApiKeyAuth()
 @Controller('v1/stats')
@@ -20,5 +23,17 @@ export class StatsController {
   @StatsDocs()
   stats(@Query() params: Record<string, unknown>, @Principal() principal: ApiKeyPrincipal): Promise<AuditStats & { from: number | null; to: number | null }> {
     return this.query.stats(principal.tenant, params);
+  }
+
+  @Get('timeline')
+  @StatsTimelineDocs()
+  timeline(@Query() params: Record<string, unknown>, @Principal() principal: ApiKeyPrincipal): Promise<StatsTimeline> {
+    return this.query.timeline(principal.tenant, params);
+  }
+
+  @Get('unknown-events')
+  @UnknownEventsDocs()
+  unknownEvents(@Query() params: Record<string, unknown>, @Principal() principal: ApiKeyPrincipal): Promise<UnknownEvents> {
+    return this.query.unknownEvents(principal.tenant, params);
   }
 }

@@ -9,6 +9,8 @@ export interface IncomingEvent {
   readonly event: ContractEvent;
   /** The message payload exactly as received (the event's JSON). */
   readonly body: string;
+  /** JetStream's time of the message (ms since the epoch): when LLM_EVENTS stored it; null outside JetStream. */
+  readonly jsTime: number | null;
   /**
    * The trace id of the message's `traceparent`, if it carries one. Read lazily (a getter): only the first
    * event of a stream needs it, and parsing every message's headers is a large part of the ingestion cost.
@@ -78,6 +80,8 @@ export interface StoredEvent {
   readonly seq: number;
   readonly type: string;
   readonly ts: number;
+  /** JetStream's time of the event's message; null for events stored before migration 3. */
+  readonly js_time: number | null;
   readonly body: string;
   readonly content_hash: string;
   readonly prev_hash: string | null;
@@ -136,6 +140,26 @@ export interface AuditStats {
   };
 }
 
+/** One bucket of `GET /v1/stats/timeline`: the streams started in [start, start + bucket_ms). */
+export interface StatsBucket {
+  readonly start: number;
+  readonly streams: number;
+  readonly by_status: Readonly<Record<string, number>>;
+  readonly by_error_category: Readonly<Record<string, number>>;
+}
+
+/** The streams that had unknown provider events of one type, from one provider. */
+export interface UnknownEventGroup {
+  readonly provider: string;
+  /** The provider event (or part) type the normalizer warned about. */
+  readonly type: string;
+  readonly streams: number;
+  /** The newest of them, at most {@link UNKNOWN_EVENT_STREAM_IDS}. */
+  readonly stream_ids: readonly string[];
+}
+
+export const UNKNOWN_EVENT_STREAM_IDS = 20;
+
 /**
  * The audit log's store: one interface, two backends (PostgreSQL, SQLite), both run by the same test suite.
  * Ingestion is idempotent: events on (stream_id, seq), raw records on (stream_id, attempt, raw_seq).
@@ -156,6 +180,10 @@ export interface AuditRepository {
   rawRecords(streamId: string): Promise<StoredRawRecord[]>;
   listStreams(tenant: string, filter: StreamFilter, page: PageRequest): Promise<StreamPage>;
   stats(tenant: string, range: TimeRange): Promise<AuditStats>;
+  /** Counts by status and error category in buckets of `bucketMs` from `from` (every bucket, empty ones too). */
+  statsTimeline(tenant: string, range: { readonly from: number; readonly to: number }, bucketMs: number): Promise<StatsBucket[]>;
+  /** Unknown provider events by provider and type, with the streams that had them, most streams first. */
+  unknownEvents(tenant: string, range: TimeRange): Promise<UnknownEventGroup[]>;
   /** Deletes up to `limit` streams (with their events and raw records) that started before `cutoff`. */
   deleteStreamsStartedBefore(cutoff: number, limit: number): Promise<number>;
   /** Resolves when the database answers. */

@@ -70,6 +70,7 @@ export function planStreamEvents(
       seq: eventSeq,
       type: item.event.type,
       ts: item.event.ts,
+      js_time: item.jsTime,
       body: item.body,
       content_hash: content,
       prev_hash: link?.prev ?? null,

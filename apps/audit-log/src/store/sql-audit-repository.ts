@@ -7,17 +7,20 @@ import type {
   IncomingRaw,
   PageRequest,
   RawIngestResult,
+  StatsBucket,
   StoredEvent,
   StoredRawRecord,
   StoredStream,
   StreamFilter,
   StreamPage,
   TimeRange,
+  UnknownEventGroup,
 } from './audit-repository.js';
 import { planStreamEvents, type UnlinkedEvent } from './event-ingest-plan.js';
 import type { EventLink, EventRow, RawRow, StoreBackend, StoreWriter } from './sql-backend.js';
 import { applyEvents, applyRaw } from './stream-merge.js';
 import { RECORD_SELECT, listStreamsQuery, statsQuery, unknownTypesQuery } from './stream-queries.js';
+import { timelineBuckets, timelineQuery, unknownEventGroups, unknownEventsQuery } from './stats-over-time.js';
 import { newStreamRow, toStreamRecord, type RecordRow, type StreamRow, type StreamStatus } from './stream-record.js';
 
 interface StreamGroup<T> {
@@ -160,7 +163,7 @@ export class SqlAuditRepository implements AuditRepository {
 
   events(streamId: string): Promise<StoredEvent[]> {
     return this.db.reader.all<StoredEvent>(
-      'SELECT seq, type, ts, body, content_hash, prev_hash, chain_hash FROM audit_events WHERE stream_id = $1 ORDER BY seq',
+      'SELECT seq, type, ts, js_time, body, content_hash, prev_hash, chain_hash FROM audit_events WHERE stream_id = $1 ORDER BY seq',
       [streamId],
     );
   }
@@ -218,6 +221,17 @@ export class SqlAuditRepository implements AuditRepository {
       by_provider: byProvider,
       unknown_events: { total: unknownTotal, by_provider: unknownByProvider, by_type: byType },
     };
+  }
+
+  async statsTimeline(tenant: string, range: { readonly from: number; readonly to: number }, bucketMs: number): Promise<StatsBucket[]> {
+    const query = timelineQuery(tenant, range, bucketMs);
+    const rows = await this.db.reader.all<{ bucket: number; status: string; error_category: string | null; streams: number }>(query.sql, query.params);
+    return timelineBuckets(rows, range, bucketMs);
+  }
+
+  async unknownEvents(tenant: string, range: TimeRange): Promise<UnknownEventGroup[]> {
+    const query = unknownEventsQuery(tenant, range);
+    return unknownEventGroups(await this.db.reader.all<{ provider: string | null; unknown_type: string; stream_id: string }>(query.sql, query.params));
   }
 
   async deleteStreamsStartedBefore(cutoff: number, limit: number): Promise<number> {

@@ -21,6 +21,8 @@ export interface EventRow {
   readonly seq: number;
   readonly type: string;
   readonly ts: number;
+  /** JetStream's time of the message (ms since the epoch), null when unknown. */
+  readonly js_time: number | null;
   readonly body: string;
   readonly content_hash: string;
   readonly prev_hash: string | null;

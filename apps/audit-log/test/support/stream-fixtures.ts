@@ -56,7 +56,7 @@ export function transcriptStream(provider: ProviderName, caseName: string, optio
   const lookup = (headers: Readonly<Record<string, string>>) => (name: string) => headers[name];
   const incomingEvents = events.map((event) => {
     const message = encodeEventMessage(event, options.tenant, traceHeaders);
-    const read = readEventMessage(message.subject, message.data, lookup(message.headers));
+    const read = readEventMessage(message.subject, message.data, lookup(message.headers), null);
     if (!read.ok) throw new Error(read.error.message);
     return read.value;
   });

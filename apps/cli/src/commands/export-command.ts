@@ -1,9 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { conformanceFixture, exportNotes, exportedBody, finalAttemptFrames } from '@llm-stream/adapters';
 import { isProviderName } from '@llm-stream/contract';
 import { AuditClient } from '../audit/audit-client.js';
-import { finalAttemptFrames } from '../audit/trace-of-raw-entries.js';
-import { conformanceFixture } from '../export/conformance-fixture.js';
 import { UsageError } from '../usage-error.js';
 
 export interface ExportOptions {
@@ -41,13 +40,13 @@ export async function exportCommand(streamId: string, options: ExportOptions): P
   const { attempt, frames } = finalAttemptFrames(raw.records);
   if (frames.length === 0) throw new UsageError(`the final attempt (${String(attempt)}) of stream ${streamId} has no stored frames (the provider sent no body): nothing to export`);
   const redacted = frames.filter((entry) => entry.redacted).map((entry) => entry.raw_seq);
-  const sse = Buffer.from(frames.map((entry) => entry.text ?? '').join(''), 'utf8');
-  const fixture = conformanceFixture(provider, sse, notesOf(streamId, stream.model, redacted));
+  const sse = exportedBody(frames);
+  const fixture = conformanceFixture(provider, sse, exportNotes(streamId, stream.model, redacted, 'llm-stream export'));
 
   const dir = join(options.out ?? '.', provider);
   await mkdir(dir, { recursive: true });
   const base = join(dir, name);
-  const files: [string, string | Buffer][] = [
+  const files: [string, string | Uint8Array][] = [
     [`${base}.sse`, fixture.sse],
     [`${base}.events.json`, fixture.eventsJson],
     [`${base}.expect.json`, fixture.expectJson],
@@ -64,10 +63,4 @@ export async function exportCommand(streamId: string, options: ExportOptions): P
       `${redacted.length > 0 ? `; frames ${redacted.join(', ')} were redacted when stored` : ''}\n`,
   );
   return 0;
-}
-
-function notesOf(streamId: string, model: string | null, redacted: readonly number[]): string {
-  const source = `Exported from stored stream ${streamId}${model === null ? '' : ` (model ${model})`} by llm-stream export: the frames of its final attempt, byte-exact as stored.`;
-  const redaction = redacted.length > 0 ? ` Frames at raw_seq ${redacted.join(', ')} were redacted when stored (credential-shaped values replaced).` : '';
-  return `${source}${redaction} Expectation generated from this build's normalization: review it, then say here what the case tests.`;
 }

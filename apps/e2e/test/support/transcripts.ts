@@ -45,7 +45,7 @@ export function longTextTranscript(): string {
 }
 
 /** An Anthropic answer of one text block, one delta per text. */
-function textTranscript(texts: readonly string[]): string {
+export function textTranscript(texts: readonly string[]): string {
   const records = [
     sse('message_start', {
       type: 'message_start',

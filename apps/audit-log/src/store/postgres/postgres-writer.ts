@@ -74,9 +74,9 @@ WHERE s.stream_id = u.stream_id`;
  * interleaved streams carries a stream row of 30 columns per ten or so events, twice).
  */
 const INSERT_EVENTS_SQL = `
-INSERT INTO audit_events (stream_id, seq, type, ts, body, content_hash, prev_hash, chain_hash, unknown_type)
-SELECT stream_id, seq, type, ts, body, content_hash, prev_hash, chain_hash, unknown_type
-FROM json_to_recordset($1::json) AS r(stream_id text, seq integer, type text, ts bigint, body text, content_hash text, prev_hash text, chain_hash text, unknown_type text)
+INSERT INTO audit_events (stream_id, seq, type, ts, js_time, body, content_hash, prev_hash, chain_hash, unknown_type)
+SELECT stream_id, seq, type, ts, js_time, body, content_hash, prev_hash, chain_hash, unknown_type
+FROM json_to_recordset($1::json) AS r(stream_id text, seq integer, type text, ts bigint, js_time bigint, body text, content_hash text, prev_hash text, chain_hash text, unknown_type text)
 ON CONFLICT DO NOTHING`;
 
 const LINK_COLUMNS = ['stream_id', 'seq', 'prev_hash', 'chain_hash'] as const;

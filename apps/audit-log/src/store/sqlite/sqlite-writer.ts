@@ -8,7 +8,7 @@ const INSERT_STREAM_SQL = `INSERT INTO audit_streams (${STREAM_COLUMNS.join(', '
 const SELECT_STREAM_SQL = 'SELECT * FROM audit_streams WHERE stream_id = ?';
 const UPDATE_STREAM_SQL = `UPDATE audit_streams SET ${MUTABLE_STREAM_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE stream_id = ?`;
 const INSERT_EVENT_SQL =
-  'INSERT INTO audit_events (stream_id, seq, type, ts, body, content_hash, prev_hash, chain_hash, unknown_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING';
+  'INSERT INTO audit_events (stream_id, seq, type, ts, js_time, body, content_hash, prev_hash, chain_hash, unknown_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING';
 const LINK_EVENT_SQL = 'UPDATE audit_events SET prev_hash = ?, chain_hash = ? WHERE stream_id = ? AND seq = ?';
 const INSERT_RAW_SQL =
   'INSERT INTO audit_raw (stream_id, attempt, raw_seq, kind, ts, js_seq, body, body_encoding, redacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING';
@@ -34,7 +34,7 @@ export class SqliteWriter extends SqliteRunner implements StoreWriter {
     const insert = this.statement(INSERT_EVENT_SQL);
     let inserted = 0;
     for (const row of rows) {
-      inserted += insert.run(row.stream_id, row.seq, row.type, row.ts, row.body, row.content_hash, row.prev_hash, row.chain_hash, row.unknown_type).changes;
+      inserted += insert.run(row.stream_id, row.seq, row.type, row.ts, row.js_time, row.body, row.content_hash, row.prev_hash, row.chain_hash, row.unknown_type).changes;
     }
     return Promise.resolve(inserted);
   }
