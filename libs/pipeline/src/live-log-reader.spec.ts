@@ -157,6 +157,55 @@ describe('LiveLogReader (real nats-server with JetStream)', () => {
     expect(got.keys).toStrictEqual(range(1, 30));
   }, 90_000);
 
+  describe('a last message stored after the catch-up or the reconnect count looked (never delivered live)', () => {
+    // A connection with noEcho does not receive its own publishes: what it publishes is stored and never reaches
+    // its subscription, as a message published before the subscription reached the server and stored later.
+    let quiet: NatsConnection;
+    beforeAll(async () => {
+      quiet = await connect({ servers: server.url, noEcho: true, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    });
+    afterAll(async () => {
+      await quiet.close();
+    });
+
+    it('is read from the store by the reader looking again until a live message proves it caught up', async () => {
+      for (const key of [1, 2]) await publishStored('live.unproven', key);
+      const reader = new LiveLogReader(quiet, jetstream(quiet), await jetstreamManager(quiet), 'LIVE', 'live.unproven', {
+        positionOf: keyOf,
+        catchUp: true,
+        unprovenCheckMs: 100,
+      });
+      const got = read(reader, 5);
+      await waitFor(() => got.keys.length === 2, { description: 'the catch-up' });
+      const { data, options } = message('live.unproven', 3);
+      quiet.publish('live.unproven', data, options);
+      // Stored, not delivered: only a later look at the store finds it.
+      await waitFor(() => got.keys.length === 3, { timeoutMs: 10_000, description: 'the message only the store has' });
+      // A live message that is the next key: nothing before it can be missing, the reader stops looking.
+      publishLive('live.unproven', 4);
+      await waitFor(() => got.keys.length === 4, { description: 'the live message' });
+      const repairs = reader.stats.repairs;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(reader.stats.repairs).toBe(repairs);
+      publishLive('live.unproven', 5);
+      await got.done;
+      expect(got.keys).toStrictEqual(range(1, 5));
+    });
+
+    it('a reader that never catches up (nothing can precede its subscription) never looks at the store', async () => {
+      const reader = new LiveLogReader(quiet, jetstream(quiet), await jetstreamManager(quiet), 'LIVE', 'live.proven', {
+        positionOf: keyOf,
+        catchUp: false,
+        unprovenCheckMs: 50,
+      });
+      const got = read(reader, 1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      publishLive('live.proven', 1);
+      await got.done;
+      expect(reader.stats).toStrictEqual({ live: 1, stored: 0, repairs: 0 });
+    });
+  });
+
   it('gives a gap up when more messages than its bound wait after it: the caller takes over, or the iteration fails', async () => {
     let overflowed = 0;
     const handed = new LiveLogReader(nc, js, jsm, 'LIVE', 'live.overflow.a', {

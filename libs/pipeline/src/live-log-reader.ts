@@ -45,10 +45,19 @@ export interface LiveLogReaderOptions {
    * with a {@link LiveLogGapError}.
    */
   readonly onOverflow?: () => void;
+  /**
+   * The first look at the store while no live message has yet proven the subscription caught up (see
+   * {@link LiveLogReader}); later looks double the pause, up to {@link MAX_UNPROVEN_CHECK_MS}. Default 1,000 ms.
+   */
+  readonly unprovenCheckMs?: number;
 }
 
 /** The default bound of messages held beyond a gap: as many as a publisher keeps unconfirmed. */
 export const DEFAULT_MAX_WAITING = 16_384;
+
+const DEFAULT_UNPROVEN_CHECK_MS = 1_000;
+/** The longest pause between two looks at the store of a reader whose subscription is not proven yet. */
+export const MAX_UNPROVEN_CHECK_MS = 30_000;
 
 /** A gap stayed open while more messages than the bound arrived after it: the reader gave up. */
 export class LiveLogGapError extends Error {
@@ -87,6 +96,15 @@ export interface LiveLogStats {
  *    the subject says whether anything is there that was not delivered, so an idle stream costs one request.
  * A stored read runs until the store has nothing more and no key is missing, then the consumer is deleted.
  * Duplicates (a republish, a message read both live and stored) are dropped by key.
+ *
+ * A message published before the subscription reached the server (before this reader existed, or while its
+ * connection was away) is not delivered live, and may be stored only after the catch-up or the count looked:
+ * JetStream stores what it receives a little later than the server routes it (seconds, on a server recovering
+ * its store after a restart under load). When it is the subject's last message, no later message reveals the
+ * gap, and the reader would wait for good. So after a catch-up or a reconnect, until a live message arrives that
+ * is the next key (a publisher publishes in key order, so everything before it has been taken), the reader looks
+ * at the store again after 1 s, 2 s, 4 s, ... (at most {@link MAX_UNPROVEN_CHECK_MS} apart): a few counts per
+ * catch-up or reconnect, none in the steady state.
  */
 export class LiveLogReader implements AsyncIterable<LogMessage> {
   /** The next key to hand out. */
@@ -109,6 +127,10 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
   private readonly retrying: RetryLoop;
   private counts = { live: 0, stored: 0, repairs: 0 };
   private arrivedAt = Number.NEGATIVE_INFINITY;
+  /** False from a catch-up or a reconnect until a live message arrives that is the next key. */
+  private liveProven: boolean;
+  private unprovenCheckMs: number;
+  private unprovenTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -119,6 +141,9 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     private readonly options: LiveLogReaderOptions,
   ) {
     this.retrying = new RetryLoop(nc);
+    // Without a catch-up nothing can be published before the subscription (the caller subscribes first).
+    this.liveProven = !options.catchUp;
+    this.unprovenCheckMs = options.unprovenCheckMs ?? DEFAULT_UNPROVEN_CHECK_MS;
     // Subscribed at once, before anything the caller publishes next on this connection: the server registers
     // it first, so every message published after that is delivered live.
     this.subscription = nc.subscribe(subject, {
@@ -126,11 +151,13 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
         if (error !== null) return;
         this.counts.live += 1;
         this.arrivedAt = Date.now();
-        this.offer(toLogMessage(message));
+        this.offer(toLogMessage(message), true);
       },
     });
     this.stopListening = onConnectionChange(nc, (change) => {
-      if (change === 'reconnect') this.requestRepair('reconnect');
+      if (change !== 'reconnect') return;
+      this.unproven();
+      this.requestRepair('reconnect');
     });
     if (options.catchUp) this.requestRepair('catch-up');
   }
@@ -151,6 +178,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     this.subscription.unsubscribe();
     this.stopListening();
     this.retrying.stop();
+    clearTimeout(this.unprovenTimer);
     this.storedReader?.close();
     this.wake?.();
   }
@@ -192,7 +220,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     return this.closed;
   }
 
-  private offer(message: LogMessage): void {
+  private offer(message: LogMessage, live: boolean): void {
     if (this.closed) return;
     const position = this.options.positionOf(message);
     if (position === undefined) return;
@@ -202,6 +230,10 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
       this.unkeyedSeen.add(id);
       this.options.onUnkeyed?.(message);
       return;
+    }
+    if (live && position === this.next && !this.liveProven) {
+      this.liveProven = true;
+      clearTimeout(this.unprovenTimer);
     }
     if (position < this.next || this.waiting.has(position)) return;
     if (position > this.next) {
@@ -224,7 +256,28 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     this.wake?.();
   }
 
-  private requestRepair(reason: 'catch-up' | 'gap' | 'reconnect'): void {
+  /** A catch-up or a reconnect: messages published before the subscription may be stored later. */
+  private unproven(): void {
+    this.liveProven = false;
+    this.unprovenCheckMs = this.options.unprovenCheckMs ?? DEFAULT_UNPROVEN_CHECK_MS;
+  }
+
+  /** After a repair, while the subscription is not proven: the next look at the store. */
+  private scheduleUnprovenCheck(): void {
+    if (this.closed || this.liveProven) return;
+    clearTimeout(this.unprovenTimer);
+    const delay = this.unprovenCheckMs;
+    this.unprovenCheckMs = Math.min(delay * 2, MAX_UNPROVEN_CHECK_MS);
+    this.unprovenTimer = setTimeout(() => {
+      this.unprovenTimer = undefined;
+      if (this.closed || this.liveProven) return;
+      // A repair running now schedules the next look when it ends.
+      this.requestRepair('unproven');
+    }, delay);
+    this.unprovenTimer.unref();
+  }
+
+  private requestRepair(reason: 'catch-up' | 'gap' | 'reconnect' | 'unproven'): void {
     if (this.closed) return;
     if (this.repairing) {
       // A gap meanwhile is seen by the running repair (it reads until no key is missing). After a reconnect
@@ -234,7 +287,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     }
     this.repairing = true;
     this.reconnected = false;
-    void this.repair(reason === 'reconnect').catch((error: unknown) => {
+    void this.repair(reason === 'reconnect' || reason === 'unproven').catch((error: unknown) => {
       if (this.closed) return;
       this.failure = error instanceof Error ? error : new Error(String(error));
       this.wake?.();
@@ -262,6 +315,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
       }
     } finally {
       this.repairing = false;
+      this.scheduleUnprovenCheck();
     }
   }
 
@@ -280,7 +334,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     try {
       for await (const message of reader) {
         this.counts.stored += 1;
-        this.offer(toLogMessage(message));
+        this.offer(toLogMessage(message), false);
         if (this.isClosed()) return;
         // The store had nothing more when this message was delivered, and nothing is missing: live from here.
         if (message.info.pending === 0 && this.waiting.size === 0) return;

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ManagedProcessError, startProcess, type ManagedProcess } from './managed-process.js';
 import { hasProcessEnded } from './process-tree.js';
 
@@ -48,6 +51,8 @@ describe('startProcess', () => {
 
   it('waitForLine rejects after the timeout with the process described', async () => {
     const child = track(node("console.log('still starting'); setInterval(() => undefined, 1000)"));
+    // The bound under test starts once the child is up: a loaded machine may take longer than it to start node.
+    await child.waitForLine(/still starting/);
 
     await expect(child.waitForLine(/ready/, 200)).rejects.toMatchObject({
       code: 'LINE_TIMEOUT',
@@ -111,6 +116,17 @@ describe('startProcess', () => {
     const described = child.describe().split('\n');
     expect(described[0]).toMatch(/exited with code 0, 100 earlier lines dropped\); last 50 lines:$/);
     expect(described.slice(1)).toEqual(Array.from({ length: 50 }, (_, i) => `line ${151 + i}`));
+  });
+
+  it('appends every line to logFile, across processes, beyond maxLines', async () => {
+    const logFile = join(mkdtempSync(join(tmpdir(), 'managed-process-log-')), 'service.log');
+    await track(node('for (let i = 1; i <= 200; i++) console.log(`first ${i}`)', { maxLines: 10, logFile })).waitForExit();
+    await track(node("console.log('second 1'); console.error('second 2')", { logFile })).waitForExit();
+
+    const written = readFileSync(logFile, 'utf8').split('\n');
+
+    expect(written.slice(0, 200)).toEqual(Array.from({ length: 200 }, (_, i) => `first ${i + 1}`));
+    expect(written.slice(200).sort()).toEqual(['', 'second 1', 'second 2']);
   });
 
   it('throws SPAWN_FAILED for a command that does not exist', () => {

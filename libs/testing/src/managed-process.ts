@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { LineCapture } from './line-capture.js';
 import { registerCleanup } from './process-cleanup.js';
@@ -18,6 +19,11 @@ export interface StartProcessOptions {
   readonly cwd?: string;
   /** Output lines kept (oldest dropped first); default 5 000. */
   readonly maxLines?: number;
+  /**
+   * Every output line is also appended to this file (created when missing; a later process may append to the
+   * same file): the whole log of a long run, where `lines` keeps only the last `maxLines`.
+   */
+  readonly logFile?: string;
 }
 
 /** A child process started by {@link startProcess}. */
@@ -108,6 +114,17 @@ export function startProcess(command: string, args: readonly string[], options: 
   const cleanup = registerCleanup({ pid });
   const capture = new LineCapture(options.maxLines ?? DEFAULT_MAX_LINES);
   const outputDone = Promise.all([child.stdout, child.stderr].map((stream) => capture.attach(stream)));
+  const { logFile } = options;
+  // Synchronous appends keep the file in arrival order and complete however the test process ends.
+  const logFd = logFile === undefined ? undefined : openSync(logFile, 'a');
+  if (logFd !== undefined) {
+    capture.onLine((line) => {
+      writeSync(logFd, `${line}\n`);
+    });
+    void outputDone.then(() => {
+      closeSync(logFd);
+    });
+  }
   // A forgotten child must not keep the test process alive (jest would hang); the cleanup kills it on exit.
   child.unref();
   for (const stream of [child.stdout, child.stderr]) {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { formatReport } from './format-report.js';
 import { USAGE, parseCommandLine } from './options.js';
 import { runChaos } from './run/run-chaos.js';
+import { writeRecordedRun } from './write-recorded-run.js';
 
 const defaultRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const parsed = parseCommandLine(process.argv.slice(2), defaultRoot);
@@ -25,6 +26,6 @@ clearInterval(keepAlive);
 const { run, report } = result;
 mkdirSync(dirname(parsed.out), { recursive: true });
 writeFileSync(parsed.out, `${JSON.stringify({ options: parsed.options, faults: run.faults, report }, null, 2)}\n`);
-if (parsed.record !== null) writeFileSync(parsed.record, JSON.stringify(run));
+if (parsed.record !== null) writeRecordedRun(parsed.record, run);
 process.stdout.write(`\n${formatReport(report)}\n\nJSON report: ${parsed.out}\n`);
 process.exit(report.ok ? 0 : 1);

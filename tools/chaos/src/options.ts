@@ -10,7 +10,7 @@ export interface UsageError {
 
 export const USAGE =
   'npm run chaos -- [--minutes 5] [--streams 200] [--fault-every 10] [--seed N] [--faults a,b] [--store sqlite|postgres] ' +
-  `[--burst 2000] [--drain 120] [--root <worktree>] [--out report.json] [--record run.json]\n  fault kinds: ${FAULT_KINDS.join(', ')}`;
+  `[--burst 2000] [--drain 120] [--root <worktree>] [--out report.json] [--record run.json] [--logs <dir>]\n  fault kinds: ${FAULT_KINDS.join(', ')}`;
 
 export interface CommandLine {
   readonly options: ChaosOptions;
@@ -36,7 +36,7 @@ export function parseCommandLine(argv: readonly string[], defaultRoot: string): 
     if (!flag.startsWith('--') || value === undefined) return { code: 'usage', message: `expected --flag value, got ${JSON.stringify(flag)}` };
     values.set(flag.slice(2), value);
   }
-  const known = ['minutes', 'streams', 'fault-every', 'seed', 'faults', 'store', 'burst', 'drain', 'root', 'out', 'record'];
+  const known = ['minutes', 'streams', 'fault-every', 'seed', 'faults', 'store', 'burst', 'drain', 'root', 'out', 'record', 'logs'];
   for (const name of values.keys()) if (!known.includes(name)) return { code: 'usage', message: `unknown flag --${name}` };
   const numbers: Record<string, number> = {};
   for (const [name, fallback, fraction] of [
@@ -75,6 +75,7 @@ export function parseCommandLine(argv: readonly string[], defaultRoot: string): 
       root,
       burstSize: numbers['burst'] ?? 2_000,
       drainSeconds: numbers['drain'] ?? 120,
+      logDir: values.has('logs') ? resolve(values.get('logs') ?? '') : null,
     },
     out: resolve(values.get('out') ?? resolve(defaultRoot, 'tmp', 'chaos', `report-${seed}.json`)),
     record: values.has('record') ? resolve(values.get('record') ?? '') : null,

@@ -26,6 +26,7 @@ describe('chaos run (npm test size)', () => {
         root: repoRoot(),
         burstSize: 400,
         drainSeconds: 60,
+        logDir: null,
       },
       (line) => lines.push(line),
     );

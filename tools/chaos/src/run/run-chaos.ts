@@ -29,6 +29,8 @@ export interface ChaosOptions {
   readonly burstSize: number;
   /** After the load stops, how long clients may take to get their terminal events. */
   readonly drainSeconds: number;
+  /** Where every service (and nats-server) writes its whole log, one file per service name; null: not kept. */
+  readonly logDir: string | null;
 }
 
 const AUDIT_SETTLE_MS = 120_000;
@@ -39,7 +41,7 @@ export async function runChaos(options: ChaosOptions, log: (line: string) => voi
   const schedule = buildSchedule(options.seed, durationMs, options.faultEverySeconds * 1_000, options.faults);
   log(`seed ${options.seed}: ${options.streams} streams for ${options.minutes} min, store ${options.store}, root ${options.root}`);
   log(`schedule (${schedule.length} faults): ${schedule.map(describeFault).join(', ') || 'none'}`);
-  const system = await startSystem({ root: options.root, store: options.store });
+  const system = await startSystem({ root: options.root, store: options.store, logDir: options.logDir });
   try {
     const backend = await BackendSubscriber.start(
       TENANTS.map((t) => t.tenant),

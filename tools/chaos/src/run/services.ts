@@ -25,6 +25,8 @@ export interface ServiceSpec {
   readonly portVariable: string;
   readonly readyLine: RegExp;
   readonly env: Env;
+  /** The directory of `<name>.log`, the service's whole log across restarts; null: only the last lines are kept. */
+  readonly logDir: string | null;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -39,6 +41,7 @@ export async function startService(spec: ServiceSpec): Promise<Service> {
       env: { [spec.portVariable]: String(spec.port), ...spec.env, ...env },
       maxLines: 2_000,
       cwd: spec.root,
+      ...(spec.logDir === null ? {} : { logFile: join(spec.logDir, `${spec.name}.log`) }),
     });
     process_ = child;
     await child.waitForLine(spec.readyLine, READY_TIMEOUT_MS);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -36,6 +36,8 @@ export interface SystemOptions {
   /** The worktree whose built apps run (`--root`). */
   readonly root: string;
   readonly store: 'sqlite' | 'postgres';
+  /** Keeps each service's whole log there (`<name>.log`, appended across restarts) and nats-server's at the stop. */
+  readonly logDir: string | null;
 }
 
 function sha256(value: string): string {
@@ -50,6 +52,7 @@ function sha256(value: string): string {
  */
 export async function startSystem(options: SystemOptions): Promise<ChaosSystem> {
   const workDir = mkdtempSync(join(tmpdir(), 'llm-stream-chaos-'));
+  if (options.logDir !== null) mkdirSync(options.logDir, { recursive: true });
   const servedLogPath = join(workDir, 'served.ndjson');
   // Removed also when the run is interrupted (Ctrl-C): the children are killed by their own cleanups.
   const cleanup = registerCleanup({ removePaths: [workDir] });
@@ -74,6 +77,7 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
   try {
     const replay = await startService({
       root: options.root,
+      logDir: options.logDir,
       app: 'replay-provider',
       name: 'replay-provider',
       port: await getFreePort(),
@@ -84,6 +88,7 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
     started.push(replay);
     const audit = await startService({
       root: options.root,
+      logDir: options.logDir,
       app: 'audit-log',
       name: 'audit-log',
       port: await getFreePort(),
@@ -100,6 +105,7 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
     for (const n of [1, 2]) {
       const normalizer = await startService({
         root: options.root,
+      logDir: options.logDir,
         app: 'normalizer',
         name: `normalizer-${n}`,
         port: await getFreePort(),
@@ -115,6 +121,7 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
       const gatewayId = `gw-chaos-${n}`;
       const gateway = await startService({
         root: options.root,
+      logDir: options.logDir,
         app: 'gateway',
         name: gatewayId,
         port: await getFreePort(),
@@ -148,6 +155,7 @@ export async function startSystem(options: SystemOptions): Promise<ChaosSystem> 
       workDir,
       stop: async () => {
         await Promise.all(started.map((service) => service.stop()));
+        if (options.logDir !== null) copyFileSync(nats.logPath, join(options.logDir, 'nats-server.log'));
         await nats.stop();
         await postgres?.stop();
         rmSync(workDir, { recursive: true, force: true });
