@@ -49,11 +49,16 @@ export interface CheckpointedPublisherOptions {
   readonly retry?: RetryDelays;
   /**
    * A storage check also runs once the oldest unconfirmed message is this old (default 1,000 ms), and what it
-   * finds missing among the messages published more than half this before is republished with acks then, not
-   * at the end of the subject: a reader waiting at the gap (a backend's client gives a gap 5 s) gets it within about
-   * twice this.
+   * proves missing (fewer stored than were sent before its barrier, see confirmedCount) is republished with
+   * acks then, not at the end of the subject: a reader waiting at the gap (a backend's client gives a gap 5 s)
+   * gets it within about twice this.
    */
   readonly repairAfterMs?: number;
+  /**
+   * The newest unconfirmed message is sent again as a barrier before a count only while it is younger than
+   * this (default 60,000 ms, half the streams' 2-minute duplicate window): an older one could be stored twice.
+   */
+  readonly barrierMaxAgeMs?: number;
 }
 
 /** Acked republish rounds of {@link CheckpointedPublisher.finish} before a shortfall counts as lost for good. */
@@ -72,10 +77,11 @@ export const DEFAULT_MAX_BUFFERED = 16_384;
  * Messages are core-published into a subject a JetStream stream captures: no ack wait on the hot path.
  * Storage is confirmed by counting: the stream reports how many messages it holds for the subject, and since
  * `Nats-Msg-Id` deduplication forbids doubles, holding as many messages as the highest position published
- * proves nothing was lost. While messages
- * keep flowing a count can only confirm (never accuse), so checkpoints just drop confirmed messages from
- * memory; `finish()`, called after the subject's last message, is exact: whatever is missing is republished
- * with JetStream acks (a JetStream leader change drops core publishes silently). If confirmations lag far
+ * proves nothing was lost. Each count follows a barrier (the newest message sent again with an ack), so it
+ * sees every message sent before it: a shortfall is a loss, never a server that is only behind. Checkpoints drop
+ * confirmed messages from memory and republish what they prove lost; `finish()`, called after the subject's
+ * last message, is exact: whatever is missing is republished with JetStream acks (a JetStream leader change
+ * drops core publishes silently). If confirmations lag far
  * behind, the oldest messages are republished with acks, which bounds the memory kept per subject.
  */
 export class CheckpointedPublisher {
@@ -100,6 +106,9 @@ export class CheckpointedPublisher {
   private unconfirmedSince = 0;
   /** When each unconfirmed message was published (ms), for the timed repair. */
   private readonly publishedAt = new WeakMap<OutgoingMessage, number>();
+  private readonly barrierMaxAgeMs: number;
+  /** The newest message kept was published with an ack: JetStream has processed everything sent before it. */
+  private newestAcked = false;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -114,6 +123,7 @@ export class CheckpointedPublisher {
     this.maxBuffered = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
     this.retrying = new RetryLoop(nc, options.retry);
     this.repairAfterMs = options.repairAfterMs ?? 1_000;
+    this.barrierMaxAgeMs = options.barrierMaxAgeMs ?? 60_000;
   }
 
   /** More messages wait for confirmation than the bound allows: the owner must end the subject now. */
@@ -146,6 +156,7 @@ export class CheckpointedPublisher {
     else deferPublish(this.nc, this.subject, message);
     const now = Date.now();
     this.keep(message, now);
+    this.newestAcked = false;
     const due = this.unconfirmed.length >= this.every || now - this.unconfirmedSince >= this.repairAfterMs;
     if (due && !this.checking && !this.holding) {
       this.checking = true;
@@ -170,6 +181,7 @@ export class CheckpointedPublisher {
     else await this.send(message);
     // Kept until a count confirms it like any other, so that finish() counts it in the highest position.
     this.keep(message, Date.now());
+    this.newestAcked = true;
   }
 
   /** Remembers a sent message until a count confirms it. */
@@ -184,12 +196,14 @@ export class CheckpointedPublisher {
   async finish(): Promise<FinishResult> {
     this.stopListening?.();
     // The end takes over a hold: every unconfirmed message (the held ones too) is republished in order below.
+    // Held messages were never sent: none of them may go ahead of the others as a barrier.
+    const sentAll = !this.holding && this.held.length === 0;
     this.holding = false;
     this.held = [];
     this.rethrowBackgroundError();
     let republished = 0;
     for (let round = 0; ; round += 1) {
-      const stored = await this.confirmedCount();
+      const stored = await this.confirmedCount(sentAll || round > 0);
       if (stored >= this.published) {
         this.unconfirmed = [];
         return { published: this.published, stored, republished };
@@ -231,7 +245,7 @@ export class CheckpointedPublisher {
    * order and readers waiting at a gap go on at once, not at the end of the stream.
    */
   private async repair(): Promise<void> {
-    const stored = await this.confirmedCount();
+    const stored = await this.confirmedCount(false);
     if (stored < this.sentBeforeHold) {
       const held = new Set(this.held);
       for (const message of this.unconfirmed.filter((each) => !held.has(each))) await this.send(message);
@@ -243,37 +257,48 @@ export class CheckpointedPublisher {
     for (const message of release) deferPublish(this.nc, this.subject, message);
   }
 
-  /** How many messages the subject holds, counted after every publish sent so far reached the server. */
-  private confirmedCount(): Promise<number> {
+  /**
+   * How many messages the subject holds, counted once JetStream has processed every message sent before the
+   * count: stored, or dropped. A core publish is stored asynchronously (nats-server queues it for the stream),
+   * so a count after a mere flush can lag behind by as long as the server is busy; under load that lag read
+   * as loss and set off acked republishes of messages that were only queued, which loaded the server more.
+   * JetStream answers an acked publish only after the messages the same connection sent before it, so the
+   * newest message is sent again with an ack first (a duplicate it drops, or the repair of a lost one).
+   * `barrier: false`: some kept messages were never sent (a hold), which must not be stored before the
+   * ones ahead of them; the count then follows a flush only.
+   */
+  private confirmedCount(barrier = true): Promise<number> {
     flushDeferredPublishes();
+    const newest = barrier && !this.newestAcked ? this.unconfirmed.at(-1) : undefined;
+    const fresh = newest !== undefined && Date.now() - (this.publishedAt.get(newest) ?? 0) < this.barrierMaxAgeMs;
     return this.retrying.run(`${this.subject}: storage check`, async () => {
-      await this.nc.flush();
+      if (fresh) await this.js.publish(this.subject, newest.data, { msgID: newest.msgId, headers: headersOfBlock(newest.headerBlock) });
+      else await this.nc.flush();
       return storedMessageCount(this.jsm, this.streamName, this.subject);
     });
   }
 
   private async checkpoint(): Promise<void> {
+    // Every message up to here is processed by JetStream when the count is taken (the barrier).
+    const sent = this.published;
     const stored = await this.confirmedCount();
-    const now = Date.now();
     // `published` is read after the count arrived: every message sent before the count was taken is in it.
     if (stored >= this.published) {
       this.unconfirmed = [];
       return;
     }
-    // Short of more messages than were published in the last half `repairAfterMs` (the count came after a
-    // flush: older ones had time enough to be stored): one of the older ones is lost, a core publish JetStream
-    // dropped. The older ones are republished now; a stored one among them is a duplicate JetStream drops.
-    const since = now - this.repairAfterMs / 2;
-    const recent = this.unconfirmed.filter((message) => (this.publishedAt.get(message) ?? now) > since).length;
-    if (this.published - stored > recent) await this.republishOlderThan(since);
+    // Fewer stored than were sent before the barrier: one of them is lost (a core publish JetStream dropped),
+    // not queued. They are republished now; a stored one among them is a duplicate JetStream drops. (A lost
+    // one can hide behind newer ones stored before the count; the next check or finish() finds it.)
+    if (stored < sent) await this.republishUpTo(sent);
     // The next timed check counts from now.
-    this.unconfirmedSince = now;
+    this.unconfirmedSince = Date.now();
     if (this.unconfirmed.length > this.maxUnconfirmed) await this.republish(this.unconfirmed.length - this.maxUnconfirmed);
   }
 
-  /** Republishes with acks, in order, every unconfirmed message published before `since`, and forgets them. */
-  private async republishOlderThan(since: number): Promise<void> {
-    const overdue = this.unconfirmed.filter((message) => (this.publishedAt.get(message) ?? since) <= since);
+  /** Republishes with acks, in order, every unconfirmed message up to `position`, and forgets them. */
+  private async republishUpTo(position: number): Promise<void> {
+    const overdue = this.unconfirmed.filter((message) => message.position <= position);
     for (const message of overdue) await this.send(message);
     this.repaired += overdue.length;
     const sent = new Set(overdue);
