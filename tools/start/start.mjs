@@ -234,6 +234,8 @@ process.stdout.write(`
   Then look it up in the audit log (use the stream id from the x-stream-id header or any event):
   curl -s ${audit}/v1/streams -H 'Authorization: Bearer ${demoKey}'
 
+  Or open the diagnostics console in a browser and sign in with the key ${demoKey}: ${audit}/console/
+
 Other recorded answers: model = any file name in conformance/transcripts/<provider>/ (openai-chat, openai-responses,
 anthropic, gemini; for gemini put the model in the body). Ctrl-C stops everything.
 `);

@@ -108,6 +108,15 @@ describe('the quick start', () => {
     try {
       await start.waitForLine(/^\[start\] ready \(services on 127\.0\.0\.1; logs in /, 120_000);
       await start.waitForLine(/as user backend-demo, its$/, 10_000);
+      // The console address it prints is served: the built page, under its strict policy.
+      const consoleLine = await start.waitForLine(/diagnostics console .* (http:\/\/\S+\/console\/)$/, 10_000);
+      const consoleUrl = /(http:\/\/\S+\/console\/)$/.exec(consoleLine)?.[1] ?? '';
+      const page = await fetch(consoleUrl);
+      expect({ status: page.status, type: page.headers.get('content-type'), csp: page.headers.get('content-security-policy') }).toMatchObject({
+        status: 200,
+        type: expect.stringMatching(/^text\/html/),
+        csp: expect.stringContaining("default-src 'self'"),
+      });
       await expect(connect({ servers: natsUrl, reconnect: false })).rejects.toThrow(/Authorization Violation/);
       const credentials = parseNatsCredentials(readFileSync(join(state, 'nats-credentials.json'), 'utf8'));
       if (!credentials.ok) throw new Error(credentials.error.message);
