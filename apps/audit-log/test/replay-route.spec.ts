@@ -1,12 +1,11 @@
 // The service-kit's config classes (loaded through ApiError) carry class-validator decorators.
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { AnthropicAdapter, createProviderAdapter, replayCheck, type ProviderAdapter } from '@llm-stream/adapters';
-import type { MachineInput, ProviderName } from '@llm-stream/contract';
+import { AnthropicAdapter, createProviderAdapter, replayCheck, type ProviderAdapter, type ReplayReport, type StreamReplay } from '@llm-stream/adapters';
+import type { MachineInput, ProviderName, StoredTracePage } from '@llm-stream/contract';
 import { listTranscripts, waitFor } from '@llm-stream/testing';
 import { toTraceRecord } from '../src/query/raw-replay.js';
 import { ReplayService } from '../src/replay/replay.service.js';
-import type { ReplayReport, StoredTracePage, StreamReplay } from '../src/replay/replay-types.js';
 import { getJson } from './support/http.js';
 import { mapConcurrently, startPipeline, storedInFull, streamThroughGateway, type Pipeline } from './support/pipeline.js';
 import { BACKENDS, attachRepository, postgresServer, stopPostgresServer, type RepositoryUnderTest, type StoreLocation } from './support/repository-backends.js';

@@ -1,6 +1,6 @@
 import { conformanceFixture, exportNotes, exportedBody, finalAttemptFrames } from '@llm-stream/adapters';
 import { isProviderName } from '@llm-stream/contract';
-import type { RawTrace, StreamDetail } from './api.js';
+import type { RawTrace, StreamDetail } from '@llm-stream/contract';
 
 export interface FixtureFile {
   readonly name: string;

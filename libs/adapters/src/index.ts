@@ -8,6 +8,7 @@ export { runTranscript, type TranscriptOptions, type TranscriptResult } from './
 export { replayTrace, type ProviderAdapterFactory, type ReplayTraceOptions } from './replay-check/replay-trace.js';
 export { outcomeChanges, type OutcomeChange, type OutcomeField } from './replay-check/outcome-changes.js';
 export { replayStoredStream, type StoredStream } from './replay-check/replay-stored-stream.js';
+export type { ChangedStream, ReplayReport, StreamReplay, UnreplayableStream } from './replay-check/replay-report.js';
 export {
   ReplayTally,
   replayCheck,

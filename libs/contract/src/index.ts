@@ -157,3 +157,23 @@ export {
   type ReaderNotice,
 } from './nats/control-messages.js';
 export { gatewayInstanceId, parseGatewayInstanceId, type GatewayInstance } from './nats/gateway-instance.js';
+export {
+  CHAIN_BREAK_REASONS,
+  STREAM_STATUSES,
+  type ChainBreak,
+  type ChainBreakReason,
+  type EventTime,
+  type RawTrace,
+  type RawTraceEntry,
+  type StatsBucket,
+  type StatsTimeline,
+  type StoredTrace,
+  type StoredTracePage,
+  type StreamDetail,
+  type StreamList,
+  type StreamRecord,
+  type StreamStatus,
+  type UnknownEventGroup,
+  type UnknownEvents,
+  type VerifyReport,
+} from './audit-api/audit-api.js';

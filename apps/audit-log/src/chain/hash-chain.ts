@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ChainBreak, ChainBreakReason } from '@llm-stream/contract';
 import { canonicalJson } from './canonical-json.js';
 
 /**
@@ -42,24 +43,6 @@ export interface ChainRow {
 export interface ChainHead {
   readonly seq: number;
   readonly hash: string;
-}
-
-export const CHAIN_BREAK_REASONS = [
-  'missing_event',
-  'unreadable_body',
-  'content_hash_mismatch',
-  'prev_hash_mismatch',
-  'chain_hash_mismatch',
-  'unlinked_event',
-  'head_mismatch',
-] as const;
-export type ChainBreakReason = (typeof CHAIN_BREAK_REASONS)[number];
-
-/** The first link that does not hold: the event at `seq` is missing, altered, or not linked to its predecessor. */
-export interface ChainBreak {
-  readonly seq: number;
-  readonly reason: ChainBreakReason;
-  readonly message: string;
 }
 
 export interface ChainReport {

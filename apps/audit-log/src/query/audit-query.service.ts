@@ -4,101 +4,24 @@ import {
   assemble,
   checkInvariants,
   isValidStreamId,
-  type AssembledBlock,
-  type AssembledResult,
   type ContractEvent,
-  type InvariantViolation,
-  type TraceRecord,
+  type RawTrace,
+  type RawTraceEntry,
+  type StatsTimeline,
+  type StreamDetail,
+  type StreamList,
+  type UnknownEvents,
+  type VerifyReport,
 } from '@llm-stream/contract';
 import { canonicalJson } from '../chain/canonical-json.js';
-import { verifyChain, type ChainBreak } from '../chain/hash-chain.js';
+import { verifyChain } from '../chain/hash-chain.js';
 import { ApiError } from '../errors/api-error.js';
-import type { AuditRepository, AuditStats, StatsBucket, StoredStream, UnknownEventGroup } from '../store/audit-repository.js';
+import type { AuditRepository, AuditStats, StoredStream } from '../store/audit-repository.js';
 import { readOrUnavailable } from '../store/read-or-unavailable.js';
 import { AUDIT_REPOSITORY } from '../store/store-tokens.js';
-import type { StreamRecord } from '../store/stream-record.js';
 import { projectDetail, projectRawEntries, seesFullTruth } from './audit-view.js';
 import { encodeCursor, parseListQuery, parseStatsQuery, parseTimelineQuery } from './query-params.js';
 import { replayRawTrace } from './raw-replay.js';
-
-/** `GET /v1/streams/{id}` */
-export interface StreamDetail {
-  readonly stream: StreamRecord;
-  /** The events folded as `llm-stream assemble` folds them: blocks, tool calls with parsed arguments. */
-  readonly result: AssembledResult;
-  /** The stream did not complete: its blocks are a draft (the text received so far), never a result to act on. */
-  readonly draft: boolean;
-  /** The tool_call blocks of `result`, in index order: only `complete` ones carry parsed `arguments`. */
-  readonly tool_calls: readonly AssembledBlock[];
-  readonly events: readonly ContractEvent[];
-  /**
-   * When each event was stored: JetStream's time of its LLM_EVENTS message (ms since the epoch; null for events
-   * stored before the audit log kept it), by seq, beside the event's own `ts` (when the normalizer produced it).
-   */
-  readonly event_times: readonly EventTime[];
-  /** The client's request, only for tenants with prompt capture on. */
-  readonly prompt?: unknown;
-}
-
-export interface EventTime {
-  readonly seq: number;
-  readonly ts: number;
-  readonly js_time: number | null;
-}
-
-/** `GET /v1/stats/timeline` */
-export interface StatsTimeline {
-  readonly from: number;
-  readonly to: number;
-  readonly bucket_ms: number;
-  readonly buckets: readonly StatsBucket[];
-}
-
-/** `GET /v1/stats/unknown-events` */
-export interface UnknownEvents {
-  readonly from: number | null;
-  readonly to: number | null;
-  readonly groups: readonly UnknownEventGroup[];
-}
-
-/** One record of `GET /v1/streams/{id}/raw`: a frame's exact text or another record's fields, and the events it produced. */
-export interface RawTraceEntry {
-  readonly raw_seq: number;
-  readonly attempt: number | null;
-  readonly kind: string;
-  readonly ts: number;
-  readonly redacted: boolean;
-  readonly text?: string;
-  readonly record?: TraceRecord;
-  /** Set when the key may not see this frame's content (audit:read without the reasoning policy): `text` is a placeholder. */
-  readonly withheld?: { readonly raw_seq: number; readonly bytes: number };
-  readonly events: readonly ContractEvent[];
-}
-
-export interface RawTrace {
-  readonly stream_id: string;
-  readonly records: readonly RawTraceEntry[];
-  /** The replay of the stored trace against the stored events. */
-  readonly replay: { readonly events: number; readonly matches_stored: boolean; readonly first_difference_seq: number | null };
-}
-
-export interface VerifyReport {
-  readonly stream_id: string;
-  readonly ok: boolean;
-  readonly invariants: { readonly ok: boolean; readonly partial: boolean; readonly violations: readonly InvariantViolation[] };
-  readonly chain: {
-    readonly ok: boolean;
-    readonly events: number;
-    readonly verified: number;
-    readonly head: { readonly seq: number; readonly hash: string };
-    readonly first_broken: ChainBreak | null;
-  };
-}
-
-export interface StreamList {
-  readonly streams: readonly StreamRecord[];
-  readonly next_cursor: string | null;
-}
 
 /**
  * The query API's behaviour; every call is one tenant's and sees nothing of another tenant's. The routes that

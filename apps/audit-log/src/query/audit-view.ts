@@ -1,6 +1,5 @@
 import type { ApiKeyPrincipal, ApiKeyScope } from '@llm-stream/service-kit';
-import type { ContractEvent } from '@llm-stream/contract';
-import type { RawTraceEntry, StreamDetail } from './audit-query.service.js';
+import type { ContractEvent, RawTraceEntry, StreamDetail } from '@llm-stream/contract';
 import { carriesWithheld, isWithheldEvent, withheldFragments } from './withheld-content.js';
 
 /** Every route of the query API accepts either audit scope; what it answers depends on {@link seesFullTruth}. */

@@ -1,6 +1,5 @@
-import { ERROR_CATEGORIES, PROVIDERS, err, isValidRouteName, ok, type Result } from '@llm-stream/contract';
+import { ERROR_CATEGORIES, PROVIDERS, STREAM_STATUSES, err, isValidRouteName, ok, type Result, type StreamStatus } from '@llm-stream/contract';
 import type { PageRequest, StreamFilter, TimeRange } from '../store/audit-repository.js';
-import { STREAM_STATUSES, type StreamStatus } from '../store/stream-record.js';
 
 export interface QueryParamError {
   readonly code: 'invalid_request';

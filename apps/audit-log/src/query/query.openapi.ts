@@ -1,9 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, type SchemaObject } from '@nestjs/swagger';
-import { ERROR_CATEGORIES, PROVIDERS } from '@llm-stream/contract';
+import { ERROR_CATEGORIES, PROVIDERS, STREAM_STATUSES } from '@llm-stream/contract';
 import { ApiErrorResponses } from '@llm-stream/nest-kit';
 import type { ApiErrorCode } from '../errors/api-error.js';
-import { STREAM_STATUSES } from '../store/stream-record.js';
 
 // The OpenAPI description of the query routes, beside the controllers so that they only delegate. Each route
 // lists every error it can answer: the e2e suite compares the codes with ApiErrorCode and hits every status.

@@ -4,7 +4,8 @@ import { ApiKeyAuth, ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/n
 import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
 import type { AuditStats } from '../store/audit-repository.js';
 import { AUDIT_SCOPES } from './audit-view.js';
-import { AuditQueryService, type StatsTimeline, type UnknownEvents } from './audit-query.service.js';
+import type { StatsTimeline, UnknownEvents } from '@llm-stream/contract';
+import { AuditQueryService } from './audit-query.service.js';
 import { StatsDocs, StatsTimelineDocs, UnknownEventsDocs } from './query.openapi.js';
 
 /**

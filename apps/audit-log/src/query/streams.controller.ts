@@ -4,7 +4,8 @@ import { ApiKeyAuth, ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/n
 import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
 import { AUDIT_SCOPES } from './audit-view.js';
 import { ListStreamsDocs, RawTraceDocs, StreamDetailDocs, VerifyStreamDocs } from './query.openapi.js';
-import { AuditQueryService, type RawTrace, type StreamDetail, type StreamList, type VerifyReport } from './audit-query.service.js';
+import type { RawTrace, StreamDetail, StreamList, VerifyReport } from '@llm-stream/contract';
+import { AuditQueryService } from './audit-query.service.js';
 
 /** The audit query API over streams; every route needs an API key and sees only its tenant's streams. */
 @ApiTags('audit')

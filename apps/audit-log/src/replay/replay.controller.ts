@@ -4,7 +4,8 @@ import { ApiKeyAuth, ApiKeyGuard, Principal, RequireScopes } from '@llm-stream/n
 import type { ApiKeyPrincipal } from '@llm-stream/service-kit';
 import { ReplayPageDocs, StoredTracesDocs, StreamReplayDocs } from './replay.openapi.js';
 import { ReplayService } from './replay.service.js';
-import type { ReplayReport, StoredTracePage, StreamReplay } from './replay-types.js';
+import type { ReplayReport, StreamReplay } from '@llm-stream/adapters';
+import type { StoredTracePage } from '@llm-stream/contract';
 
 /**
  * The replay check over the audit API. Only `audit:full`: a replay reads every stored frame, reasoning

@@ -1,13 +1,20 @@
-import { ReplayTally, replayCheck, type ProviderAdapterFactory, type ReplayVerdict } from '@llm-stream/adapters';
-import { assemble, isValidStreamId, type ContractEvent, type TraceRecord } from '@llm-stream/contract';
+import {
+  ReplayTally,
+  replayCheck,
+  type ChangedStream,
+  type ProviderAdapterFactory,
+  type ReplayReport,
+  type ReplayVerdict,
+  type StreamReplay,
+  type UnreplayableStream,
+} from '@llm-stream/adapters';
+import { assemble, isValidStreamId, type ContractEvent, type StoredTrace, type StoredTracePage, type StreamRecord, type TraceRecord } from '@llm-stream/contract';
 import { ApiError } from '../errors/api-error.js';
 import { encodeCursor } from '../query/query-params.js';
 import { toTraceRecord } from '../query/raw-replay.js';
 import type { AuditRepository } from '../store/audit-repository.js';
 import { readOrUnavailable } from '../store/read-or-unavailable.js';
-import type { StreamRecord } from '../store/stream-record.js';
 import { parseReplayQuery } from './replay-params.js';
-import type { ChangedStream, ReplayReport, StoredTrace, StoredTracePage, StreamReplay, UnreplayableStream } from './replay-types.js';
 
 /** Streams of a page read from the store at once (two reads each: events and raw records). */
 const CONCURRENCY = 16;

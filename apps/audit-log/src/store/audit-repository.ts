@@ -1,6 +1,5 @@
-import type { ContractEvent } from '@llm-stream/contract';
+import type { ContractEvent, StatsBucket, StreamRecord, StreamStatus, UnknownEventGroup } from '@llm-stream/contract';
 import type { ChainHead } from '../chain/hash-chain.js';
-import type { StreamRecord, StreamStatus } from './stream-record.js';
 
 /** A contract event taken from LLM_EVENTS, ready to store. */
 export interface IncomingEvent {
@@ -140,24 +139,7 @@ export interface AuditStats {
   };
 }
 
-/** One bucket of `GET /v1/stats/timeline`: the streams started in [start, start + bucket_ms). */
-export interface StatsBucket {
-  readonly start: number;
-  readonly streams: number;
-  readonly by_status: Readonly<Record<string, number>>;
-  readonly by_error_category: Readonly<Record<string, number>>;
-}
-
-/** The streams that had unknown provider events of one type, from one provider. */
-export interface UnknownEventGroup {
-  readonly provider: string;
-  /** The provider event (or part) type the normalizer warned about. */
-  readonly type: string;
-  readonly streams: number;
-  /** The newest of them, at most {@link UNKNOWN_EVENT_STREAM_IDS}. */
-  readonly stream_ids: readonly string[];
-}
-
+/** The stream ids an unknown-event group lists at most (the newest). */
 export const UNKNOWN_EVENT_STREAM_IDS = 20;
 
 /**

@@ -1,4 +1,4 @@
-import { isTerminalEvent } from '@llm-stream/contract';
+import { isTerminalEvent, type StatsBucket, type StreamStatus, type UnknownEventGroup } from '@llm-stream/contract';
 import type {
   AuditRepository,
   AuditStats,
@@ -7,21 +7,19 @@ import type {
   IncomingRaw,
   PageRequest,
   RawIngestResult,
-  StatsBucket,
   StoredEvent,
   StoredRawRecord,
   StoredStream,
   StreamFilter,
   StreamPage,
   TimeRange,
-  UnknownEventGroup,
 } from './audit-repository.js';
 import { planStreamEvents, type UnlinkedEvent } from './event-ingest-plan.js';
 import type { EventLink, EventRow, RawRow, StoreBackend, StoreWriter } from './sql-backend.js';
 import { applyEvents, applyRaw } from './stream-merge.js';
 import { RECORD_SELECT, listStreamsQuery, statsQuery, unknownTypesQuery } from './stream-queries.js';
 import { timelineBuckets, timelineQuery, unknownEventGroups, unknownEventsQuery } from './stats-over-time.js';
-import { newStreamRow, toStreamRecord, type RecordRow, type StreamRow, type StreamStatus } from './stream-record.js';
+import { newStreamRow, toStreamRecord, type RecordRow, type StreamRow } from './stream-record.js';
 
 interface StreamGroup<T> {
   readonly tenant: string;

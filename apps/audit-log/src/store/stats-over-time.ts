@@ -1,4 +1,5 @@
-import type { StatsBucket, TimeRange, UnknownEventGroup } from './audit-repository.js';
+import type { StatsBucket, UnknownEventGroup } from '@llm-stream/contract';
+import type { TimeRange } from './audit-repository.js';
 import { UNKNOWN_EVENT_STREAM_IDS } from './audit-repository.js';
 import type { Query } from './stream-queries.js';
 

@@ -1,48 +1,5 @@
-import type { Usage } from '@llm-stream/contract';
+import type { StreamRecord, StreamStatus, Usage } from '@llm-stream/contract';
 import { CHAIN_GENESIS } from '../chain/hash-chain.js';
-
-/** A stream's state in the audit log: `running` until its terminal event is stored. */
-export const STREAM_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const;
-export type StreamStatus = (typeof STREAM_STATUSES)[number];
-
-/** One stream as the query API shows it (the `audit_streams` row without its bookkeeping columns). */
-export interface StreamRecord {
-  readonly stream_id: string;
-  readonly tenant: string;
-  readonly provider: string | null;
-  /** The model the client asked for. */
-  readonly model: string | null;
-  /** The gateway route the stream went through (null for streams recorded before routes). */
-  readonly route: string | null;
-  readonly gateway_id: string | null;
-  readonly status: StreamStatus;
-  readonly error_category: string | null;
-  readonly error_provider_code: string | null;
-  /** The contract's safe error message (never content). */
-  readonly error_message: string | null;
-  readonly stop_reason: string | null;
-  readonly provider_stop_reason: string | null;
-  readonly usage: Usage | null;
-  readonly response_id: string | null;
-  /** The model id the provider reported. */
-  readonly provider_model: string | null;
-  /** The stream's OpenTelemetry trace id (32 hex digits), from the messages' `traceparent`. */
-  readonly trace_id: string | null;
-  /** Receive time of stream.open / stream.start, ms since the epoch. */
-  readonly started_at: number;
-  /** Receive time of the terminal event. */
-  readonly ended_at: number | null;
-  readonly terminal_seq: number | null;
-  /** Contract events stored. */
-  readonly event_count: number;
-  /** Raw trace records stored. */
-  readonly raw_count: number;
-  /** stream.warning events stored, and among them those about unknown provider events or parts. */
-  readonly warning_count: number;
-  readonly unknown_event_count: number;
-  /** Whether the client's request was captured (only for tenants with prompt capture on). */
-  readonly prompt_captured: boolean;
-}
 
 /** The `audit_streams` row: the record plus the chain head and bookkeeping. Column names = property names. */
 export interface StreamRow {

@@ -1,5 +1,5 @@
+import type { RawTrace, StoredTrace, StoredTracePage, StreamDetail } from '@llm-stream/contract';
 import { AuditApiError } from './audit-api-error.js';
-import type { AuditRawTrace, AuditStoredTrace, AuditStoredTracePage, AuditStreamDetail } from './audit-api-types.js';
 
 /** Filters of `GET /v1/streams` (and the replay routes) the CLI passes on (the API checks them). */
 export type StreamListQuery = Readonly<Partial<Record<'from' | 'to' | 'provider' | 'status', string>>>;
@@ -18,23 +18,23 @@ export class AuditClient {
     this.base = baseUrl.replace(/\/+$/, '');
   }
 
-  detail(streamId: string): Promise<AuditStreamDetail> {
-    return this.get<AuditStreamDetail>(`/v1/streams/${encodeURIComponent(streamId)}`, `stream ${streamId}`);
+  detail(streamId: string): Promise<StreamDetail> {
+    return this.get<StreamDetail>(`/v1/streams/${encodeURIComponent(streamId)}`, `stream ${streamId}`);
   }
 
-  raw(streamId: string): Promise<AuditRawTrace> {
-    return this.get<AuditRawTrace>(`/v1/streams/${encodeURIComponent(streamId)}/raw`, `stream ${streamId}`);
+  raw(streamId: string): Promise<RawTrace> {
+    return this.get<RawTrace>(`/v1/streams/${encodeURIComponent(streamId)}/raw`, `stream ${streamId}`);
   }
 
   /**
    * Every stored trace (events and raw records) of the streams the filters select, a page per request, newest
    * first: a replay reads a day of traffic in a few hundred requests instead of two per stream.
    */
-  async *storedTraces(query: StreamListQuery): AsyncGenerator<AuditStoredTrace> {
+  async *storedTraces(query: StreamListQuery): AsyncGenerator<StoredTrace> {
     let cursor: string | null = null;
     do {
       const params = new URLSearchParams({ ...query, limit: String(TRACE_PAGE_SIZE), ...(cursor !== null && { cursor }) });
-      const page: AuditStoredTracePage = await this.get<AuditStoredTracePage>(`/v1/replay/traces?${params.toString()}`, 'the stored traces');
+      const page: StoredTracePage = await this.get<StoredTracePage>(`/v1/replay/traces?${params.toString()}`, 'the stored traces');
       yield* page.streams;
       cursor = page.next_cursor;
     } while (cursor !== null);

@@ -1,6 +1,6 @@
 import { ReplayTally, replayCheck, type OutcomeChange } from '@llm-stream/adapters';
+import type { StoredTrace } from '@llm-stream/contract';
 import { AuditClient, type StreamListQuery } from '../audit/audit-client.js';
-import type { AuditStoredTrace } from '../audit/audit-api-types.js';
 
 export interface ReplayOptions {
   readonly audit: string;
@@ -48,7 +48,7 @@ export async function replayCommand(options: ReplayOptions): Promise<number> {
 const notReplayed = (count: number): string => (count > 0 ? `, ${String(count)} not replayed` : '');
 
 /** `st_… anthropic model: stop_reason "end_turn" → "max_tokens"; block 1 tool_arguments {…} → {…}` */
-function describeChanges(stream: AuditStoredTrace, changes: readonly OutcomeChange[]): string {
+function describeChanges(stream: StoredTrace, changes: readonly OutcomeChange[]): string {
   const what = changes.map((change) => {
     const field = change.block === undefined ? change.field : `block ${String(change.block)} ${change.field}`;
     return `${field} ${JSON.stringify(change.stored)} → ${JSON.stringify(change.replayed)}`;

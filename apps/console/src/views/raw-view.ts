@@ -1,4 +1,4 @@
-import type { RawTraceEntry } from '../api.js';
+import type { RawTraceEntry } from '@llm-stream/contract';
 import { clock, el } from '../dom.js';
 
 /**
@@ -29,8 +29,7 @@ export class RawTable {
 
 function rawRow(entry: RawTraceEntry): HTMLTableRowElement {
   const cut = entry.kind === 'frame.partial';
-  const reason = entry.record?.['reason'];
-  const ending = entry.kind === 'attempt.end' && typeof reason === 'string' ? ` (${reason})` : '';
+  const ending = entry.record?.kind === 'attempt.end' ? ` (${entry.record.reason})` : '';
   return el(
     'tr',
     { className: `raw-row ${cut ? 'cut' : ''}`, dataset: { rawSeq: String(entry.raw_seq), kind: entry.kind } },

@@ -1,4 +1,4 @@
-import type { StreamReplay } from '../api.js';
+import type { StreamReplay } from '@llm-stream/adapters';
 import { el } from '../dom.js';
 
 /** The replay comparison: what this build's adapters make of the stored raw trace, against the stored outcome. */

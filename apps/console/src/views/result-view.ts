@@ -1,5 +1,5 @@
 import type { AssembledBlock } from '@llm-stream/contract';
-import type { StreamDetail } from '../api.js';
+import type { StreamDetail } from '@llm-stream/contract';
 import { el } from '../dom.js';
 
 /** The assembled result: each block's text or tool call (arguments parsed when complete), drafts marked. */

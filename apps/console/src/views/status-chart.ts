@@ -1,4 +1,4 @@
-import type { StatsTimeline } from '../api.js';
+import type { StatsTimeline } from '@llm-stream/contract';
 import { dateTime, el, svg } from '../dom.js';
 
 const WIDTH = 640;

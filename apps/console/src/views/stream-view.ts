@@ -1,4 +1,5 @@
-import type { AuditApi, RawTrace, StreamDetail } from '../api.js';
+import type { RawTrace, StreamDetail } from '@llm-stream/contract';
+import type { AuditApi } from '../api.js';
 import { dateTime, el, replace } from '../dom.js';
 import { endingSentence } from '../ending.js';
 import { download, fixtureFiles } from '../export-fixture.js';
@@ -61,7 +62,7 @@ export function streamView(root: HTMLElement, api: AuditApi, streamId: string): 
     try {
       const report = await api.verify(streamId);
       const chain = report.chain.ok ? `chain intact (${String(report.chain.verified)} of ${String(report.chain.events)} events linked)` : `chain broken at seq ${String(report.chain.first_broken?.seq)} (${report.chain.first_broken?.reason ?? ''})`;
-      const invariants = report.invariants.ok ? 'invariants clean' : `${String(report.invariants.violations.length)} invariant violations: ${report.invariants.violations.map((violation) => violation.code ?? violation.message ?? '').join(', ')}`;
+      const invariants = report.invariants.ok ? 'invariants clean' : `${String(report.invariants.violations.length)} invariant violations: ${report.invariants.violations.map((violation) => violation.message).join(', ')}`;
       replace(verifyBox, el('span', { className: report.ok ? 'ok' : 'error' }, report.ok ? 'Verified: ' : 'Not verified: '), `${chain}; ${invariants}${report.invariants.partial ? ' (partial: still running)' : ''}.`);
     } catch (error) {
       replace(verifyBox, el('span', { className: 'error' }, refusal(error)));

@@ -1,5 +1,6 @@
 import { ERROR_CATEGORIES, PROVIDERS } from '@llm-stream/contract';
-import type { AuditApi, StreamRecord } from '../api.js';
+import type { StreamRecord } from '@llm-stream/contract';
+import type { AuditApi } from '../api.js';
 import { dateTime, el, replace } from '../dom.js';
 import { refusal } from './sign-in.js';
 import { statusChart } from './status-chart.js';

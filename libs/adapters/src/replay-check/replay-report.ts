@@ -1,6 +1,9 @@
-import type { OutcomeChange, ProviderReplayTotals, ReplayCounts, UnreplayableReason } from '@llm-stream/adapters';
-import type { AssembledResult, ContractEvent, TraceRecord } from '@llm-stream/contract';
-import type { StreamStatus } from '../store/stream-record.js';
+import type { AssembledResult } from '@llm-stream/contract';
+import type { OutcomeChange } from './outcome-changes.js';
+import type { ProviderReplayTotals, ReplayCounts, UnreplayableReason } from './replay-tally.js';
+
+// The audit API's replay answers (apps/audit-log's replay routes), beside the replay check they report: one
+// definition for the service and its readers (the console).
 
 /**
  * `GET /v1/streams/{id}/replay`: the stream's stored raw trace re-normalized with this build's adapters.
@@ -51,29 +54,5 @@ export interface ReplayReport {
   readonly by_provider: Readonly<Record<string, ProviderReplayTotals>>;
   readonly changed: readonly ChangedStream[];
   readonly unreplayable: readonly UnreplayableStream[];
-  readonly next_cursor: string | null;
-}
-
-/**
- * One stream of `GET /v1/replay/traces`: what a replay check on the caller's side needs, its stored events and
- * its stored raw trace, in one answer for a page of streams instead of two requests per stream.
- */
-export interface StoredTrace {
-  readonly stream_id: string;
-  readonly provider: string | null;
-  readonly model: string | null;
-  readonly status: StreamStatus;
-  readonly redacted: boolean;
-  readonly events: readonly ContractEvent[];
-  /** In stored order; null for a record that cannot be read back. */
-  readonly records: readonly (TraceRecord | null)[];
-}
-
-/**
- * `GET /v1/replay/traces?...`: a page of the tenant's stored traces (the list route's filters and order), for
- * `llm-stream replay`, which replays them with its own build's adapters (a new version before it is deployed).
- */
-export interface StoredTracePage {
-  readonly streams: readonly StoredTrace[];
   readonly next_cursor: string | null;
 }
