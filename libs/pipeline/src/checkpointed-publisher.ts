@@ -275,7 +275,7 @@ export class CheckpointedPublisher {
     const newest = barrier && !this.newestAcked ? this.unconfirmed.at(-1) : undefined;
     const fresh = newest !== undefined && Date.now() - (this.publishedAt.get(newest) ?? 0) < this.barrierMaxAgeMs;
     return this.retrying.run(`${this.subject}: storage check`, async () => {
-      if (fresh) await this.js.publish(this.subject, newest.data, { msgID: newest.msgId, headers: headersOfBlock(newest.headerBlock) });
+      if (fresh) await this.publishWithAck(newest);
       else await this.nc.flush();
       return storedMessageCount(this.jsm, this.streamName, this.subject);
     });
@@ -318,7 +318,7 @@ export class CheckpointedPublisher {
 
   private async sendOnce(message: OutgoingMessage): Promise<void> {
     try {
-      await this.js.publish(this.subject, message.data, { msgID: message.msgId, headers: headersOfBlock(message.headerBlock) });
+      await this.publishWithAck(message);
     } catch (cause) {
       throw new PublishError('not_stored', `${this.subject}: JetStream did not accept ${message.msgId}`, { cause });
     }
@@ -336,23 +336,24 @@ export class CheckpointedPublisher {
     for (let from = 0; from < messages.length; from += ACKED_WINDOW) {
       let left = messages.slice(from, from + ACKED_WINDOW);
       await this.retrying.run(`${this.subject}: JetStream did not accept republished messages`, async () => {
-        const outcomes = await Promise.allSettled(
-          left.map((message) => this.js.publish(this.subject, message.data, { msgID: message.msgId, headers: headersOfBlock(message.headerBlock) })),
-        );
-        const refused = outcomes.flatMap((outcome, index) => (outcome.status === 'rejected' ? [{ message: left[index], reason: outcome.reason as unknown }] : []));
-        if (refused.length === 0) return;
+        const outcomes = await Promise.allSettled(left.map((message) => this.publishWithAck(message)));
+        const firstRefusal = outcomes.find((outcome) => outcome.status === 'rejected');
+        if (firstRefusal === undefined) return;
         const tried = left.length;
-        left = refused.flatMap(({ message }) => (message === undefined ? [] : [message]));
-        throw new Error(`${String(refused.length)} of ${String(tried)} not accepted`, { cause: refused[0]?.reason });
+        left = left.filter((_message, index) => outcomes[index]?.status === 'rejected');
+        throw new Error(`${String(left.length)} of ${String(tried)} not accepted`, { cause: firstRefusal.reason });
       });
     }
   }
 
   /** Publishes with a JetStream ack, trying again until JetStream accepts it. */
   private async send(message: OutgoingMessage): Promise<void> {
-    await this.retrying.run(`${this.subject}: JetStream did not accept ${message.msgId}`, () =>
-      this.js.publish(this.subject, message.data, { msgID: message.msgId, headers: headersOfBlock(message.headerBlock) }),
-    );
+    await this.retrying.run(`${this.subject}: JetStream did not accept ${message.msgId}`, () => this.publishWithAck(message));
+  }
+
+  /** One JetStream publish of `message`, answered once it is stored (or refused). */
+  private publishWithAck(message: OutgoingMessage): Promise<unknown> {
+    return this.js.publish(this.subject, message.data, { msgID: message.msgId, headers: headersOfBlock(message.headerBlock) });
   }
 
   private rethrowBackgroundError(): void {

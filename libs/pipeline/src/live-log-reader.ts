@@ -47,7 +47,7 @@ export interface LiveLogReaderOptions {
   readonly onOverflow?: () => void;
   /**
    * The first look at the store while no live message has yet proven the subscription caught up (see
-   * {@link LiveLogReader}); later looks double the pause, up to {@link MAX_UNPROVEN_CHECK_MS}. Default 1,000 ms.
+   * {@link LiveLogReader}); later looks double the pause, up to 30 s. Default 1,000 ms.
    */
   readonly unprovenCheckMs?: number;
 }
@@ -57,7 +57,7 @@ export const DEFAULT_MAX_WAITING = 16_384;
 
 const DEFAULT_UNPROVEN_CHECK_MS = 1_000;
 /** The longest pause between two looks at the store of a reader whose subscription is not proven yet. */
-export const MAX_UNPROVEN_CHECK_MS = 30_000;
+const MAX_UNPROVEN_CHECK_MS = 30_000;
 
 /** A gap stayed open while more messages than the bound arrived after it: the reader gave up. */
 export class LiveLogGapError extends Error {
@@ -103,7 +103,7 @@ export interface LiveLogStats {
  * its store after a restart under load). When it is the subject's last message, no later message reveals the
  * gap, and the reader would wait for good. So after a catch-up or a reconnect, until a live message arrives that
  * is the next key (a publisher publishes in key order, so everything before it has been taken), the reader looks
- * at the store again after 1 s, 2 s, 4 s, ... (at most {@link MAX_UNPROVEN_CHECK_MS} apart): a few counts per
+ * at the store again after 1 s, 2 s, 4 s, ... (at most 30 s apart): a few counts per
  * catch-up or reconnect, none in the steady state.
  */
 export class LiveLogReader implements AsyncIterable<LogMessage> {
@@ -127,9 +127,12 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
   private readonly retrying: RetryLoop;
   private counts = { live: 0, stored: 0, repairs: 0 };
   private arrivedAt = Number.NEGATIVE_INFINITY;
-  /** False from a catch-up or a reconnect until a live message arrives that is the next key. */
-  private liveProven: boolean;
-  private unprovenCheckMs: number;
+  /**
+   * False from a catch-up or a reconnect until a live message arrives that is the next key. Without a
+   * catch-up nothing can be published before the subscription (the caller subscribes first).
+   */
+  private liveProven = true;
+  private unprovenCheckMs = 0;
   private unprovenTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -141,9 +144,6 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     private readonly options: LiveLogReaderOptions,
   ) {
     this.retrying = new RetryLoop(nc);
-    // Without a catch-up nothing can be published before the subscription (the caller subscribes first).
-    this.liveProven = !options.catchUp;
-    this.unprovenCheckMs = options.unprovenCheckMs ?? DEFAULT_UNPROVEN_CHECK_MS;
     // Subscribed at once, before anything the caller publishes next on this connection: the server registers
     // it first, so every message published after that is delivered live.
     this.subscription = nc.subscribe(subject, {
@@ -159,7 +159,10 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
       this.unproven();
       this.requestRepair('reconnect');
     });
-    if (options.catchUp) this.requestRepair('catch-up');
+    if (options.catchUp) {
+      this.unproven();
+      this.requestRepair('catch-up');
+    }
   }
 
   /** Epoch ms when the last live message came off the socket (evidence that its publisher is alive). */
