@@ -91,6 +91,46 @@ describe('the audit log behind the real pipeline (replay provider, gateway, norm
     }
   });
 
+  it('reads every raw trace a page at a time (after_js_seq, limit), and a detail after a seq, the same as whole', async () => {
+    interface Page {
+      records: RawTrace['records'];
+      page: { after_js_seq: number; last_js_seq: number; more: boolean };
+      replay?: unknown;
+    }
+    for (const { file, stream } of recorded) {
+      const whole = (await getJson<RawTrace>(`${audit.url}/v1/streams/${stream.streamId}/raw`, ACME.key)).body;
+      // Pages of 3, each continuing the replay where the previous one stopped, then one page of all from the start.
+      const paged: RawTrace['records'] = [];
+      for (let after = 0, more = true; more; ) {
+        const { status, body } = await getJson<Page>(`${audit.url}/v1/streams/${stream.streamId}/raw?after_js_seq=${String(after)}&limit=3`, ACME.key);
+        expect(status).toBe(200);
+        expect(body).not.toHaveProperty('replay');
+        expect(body.records.length).toBeLessThanOrEqual(3);
+        paged.push(...body.records);
+        ({ more } = body.page);
+        after = body.page.last_js_seq;
+      }
+      const fromStart = (await getJson<Page>(`${audit.url}/v1/streams/${stream.streamId}/raw?after_js_seq=0`, ACME.key)).body;
+      expect({ transcript: `${file.provider}/${file.name}`, paged, fromStart: fromStart.records }).toEqual({ transcript: `${file.provider}/${file.name}`, paged: whole.records, fromStart: whole.records });
+      expect(fromStart.page.more).toBe(false);
+      const detail = (await getJson<Detail>(`${audit.url}/v1/streams/${stream.streamId}`, ACME.key)).body;
+      const after = Math.floor(detail.events.length / 2);
+      const tail = (await getJson<Detail & { events_after_seq: number; event_times: { seq: number }[] }>(`${audit.url}/v1/streams/${stream.streamId}?after_seq=${String(after)}`, ACME.key)).body;
+      expect(tail.events).toEqual(detail.events.filter((event) => event.seq > after));
+      expect(tail.event_times.map((time) => time.seq)).toEqual(tail.events.map((event) => event.seq));
+      expect({ ...tail, events: undefined, event_times: undefined }).toEqual({ ...detail, events: undefined, event_times: undefined, events_after_seq: after });
+    }
+  });
+
+  it('refuses a malformed page or seq with a typed 400, and an unknown parameter', async () => {
+    const { streamId } = recorded[0]?.stream ?? { streamId: '' };
+    for (const query of ['raw?after_js_seq=-1', 'raw?after_js_seq=x', 'raw?limit=0', 'raw?limit=5001', 'raw?page=2', '?after_seq=1.5', '?since=3']) {
+      const { status, body } = await getJson<{ error: { code: string; message: string } }>(`${audit.url}/v1/streams/${streamId}${query.startsWith('?') ? '' : '/'}${query}`, ACME.key);
+      expect({ query, status, code: body.error.code }).toEqual({ query, status: 400, code: 'invalid_request' });
+      expect(body.error.message).toMatch(/after_js_seq|limit|after_seq|unknown query parameter/);
+    }
+  });
+
   it('verifies every stored stream: invariants and hash chain', async () => {
     for (const { stream } of recorded) {
       const { body } = await getJson<{ ok: boolean; chain: { ok: boolean; verified: number; events: number }; invariants: { violations: unknown[] } }>(

@@ -134,6 +134,16 @@ describe.each(BACKENDS)('AuditRepository on %s (the same suite for both backends
     expect(await db.repository.rawRecords(stream.streamId)).toHaveLength(stream.raw.length);
   });
 
+  it('reads a raw trace from a point of LLM_RAW on: only the records stored after that JetStream sequence', async () => {
+    const stream = fixture('anthropic', 'tool_fragmented_json');
+    await db.repository.ingestRaw(stream.raw, NOW);
+    const whole = await db.repository.rawRecords(stream.streamId);
+    const middle = whole[Math.floor(whole.length / 2)]?.js_seq ?? 0;
+    expect(await db.repository.rawRecords(stream.streamId, 0)).toEqual(whole);
+    expect(await db.repository.rawRecords(stream.streamId, middle)).toEqual(whole.filter((row) => row.js_seq > middle));
+    expect(await db.repository.rawRecords(stream.streamId, whole.at(-1)?.js_seq ?? 0)).toEqual([]);
+  });
+
   it('stores concurrent event and raw batches of the same streams, new and existing, without deadlock or loss', async () => {
     // The two ingestion loops commit on their own connections and lock the same stream rows: every batch
     // below races the other consumer's over the same streams, some seen for the first time by both.

@@ -155,7 +155,21 @@ describe('audit scopes: the projection of every audit route, per scope, on the c
         }
       }
 
-      for (const route of ['', '/raw', '/verify']) {
+      // A page (the console's live reads) withholds the same frames as the whole read: a frame's fate depends on
+      // the whole stream's reasoning, not on the page it is read in.
+      const paged: RawTrace['records'] = [];
+      for (let after = 0, more = true; more; ) {
+        const { body } = await getJson<RawTrace & { page: { last_js_seq: number; more: boolean } }>(`${audit.url}/v1/streams/${streamId}/raw?after_js_seq=${String(after)}&limit=2`, ACME_SCOPED.read);
+        paged.push(...body.records);
+        ({ more } = body.page);
+        after = body.page.last_js_seq;
+      }
+      expect({ transcript, paged }).toEqual({ transcript, paged: raw.body.records });
+      const half = Math.floor(full.events.length / 2);
+      const tail = (await getJson<Detail>(`${audit.url}/v1/streams/${streamId}?after_seq=${String(half)}`, ACME_SCOPED.read)).body;
+      expect({ transcript, tail: tail.events }).toEqual({ transcript, tail: detail.body.events.filter((event) => event.seq > half) });
+
+      for (const route of ['', '/raw', '/raw?after_js_seq=0', `?after_seq=${String(half)}`, '/verify']) {
         const body = (await getJson(`${audit.url}/v1/streams/${streamId}${route}`, ACME_SCOPED.read)).body;
         expect({ transcript, route, leaked: leaks(body, fragments) }).toEqual({ transcript, route, leaked: [] });
       }

@@ -147,7 +147,9 @@ describe('the OpenAPI documents, exercised', () => {
     for (const path of ['/v1/replay?status=running', '/v1/replay/traces?limit=0']) expect(await checkedFetch(`${audit.url}${path}`, { headers: auditor })).toMatchObject({ status: 400 });
     expect(await checkedFetch(`${audit.url}/v1/streams/${UNKNOWN_STREAM}/replay`, { headers: auditor })).toMatchObject({ status: 404 });
     expect(await checkedFetch(`${audit.url}/v1/streams/${streamId}`, { headers: bearer(AUDITOR_KEY) })).toMatchObject({ status: 200 });
-    for (const path of ['/v1/streams?status=sideways', '/v1/stats?from=yesterday', '/v1/stats/timeline?from=0', '/v1/stats/unknown-events?to=soon']) expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 400 });
+    // A page of the raw trace and a detail after a seq (the console's live reads): documented answers too.
+    for (const path of [`/v1/streams/${streamId}/raw?after_js_seq=0&limit=2`, `/v1/streams/${streamId}?after_seq=1`]) expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 200 });
+    for (const path of ['/v1/streams?status=sideways', `/v1/streams/${streamId}?after_seq=-1`, `/v1/streams/${streamId}/raw?limit=0`, '/v1/stats?from=yesterday', '/v1/stats/timeline?from=0', '/v1/stats/unknown-events?to=soon']) expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 400 });
     for (const path of [`/v1/streams/${UNKNOWN_STREAM}`, `/v1/streams/${UNKNOWN_STREAM}/raw`, `/v1/streams/${UNKNOWN_STREAM}/verify`]) {
       expect(await checkedFetch(`${audit.url}${path}`, { headers: acme })).toMatchObject({ status: 404 });
     }

@@ -164,6 +164,8 @@ export {
   type ChainBreakReason,
   type EventTime,
   type RawTrace,
+  type RawTracePage,
+  type RawTraceReplaySummary,
   type RawTraceEntry,
   type StatsBucket,
   type StatsTimeline,

@@ -20,8 +20,9 @@ import type { AuditRepository, AuditStats, StoredStream } from '../store/audit-r
 import { readOrUnavailable } from '../store/read-or-unavailable.js';
 import { AUDIT_REPOSITORY } from '../store/store-tokens.js';
 import { projectDetail, projectRawEntries, seesFullTruth } from './audit-view.js';
-import { encodeCursor, parseListQuery, parseStatsQuery, parseTimelineQuery } from './query-params.js';
-import { replayRawTrace } from './raw-replay.js';
+import { encodeCursor, parseDetailQuery, parseListQuery, parseRawQuery, parseStatsQuery, parseTimelineQuery } from './query-params.js';
+import { replayPage, replayRawTrace, type ReplayedRecord } from './raw-replay.js';
+import { ReplayCursors } from './raw-replay-cursors.js';
 
 /**
  * The query API's behaviour; every call is one tenant's and sees nothing of another tenant's. The routes that
@@ -30,17 +31,34 @@ import { replayRawTrace } from './raw-replay.js';
  */
 @Injectable()
 export class AuditQueryService {
+  /** Where each paged raw trace's replay stopped, so that a live view's next page continues it. */
+  private readonly cursors = new ReplayCursors();
+
   constructor(@Inject(AUDIT_REPOSITORY) private readonly repository: AuditRepository) {}
 
-  async detail(principal: ApiKeyPrincipal, streamId: string): Promise<StreamDetail> {
-    const detail = await this.withStore(() => this.readDetail(principal.tenant, streamId));
-    return seesFullTruth(principal) ? detail : projectDetail(detail);
+  async detail(principal: ApiKeyPrincipal, streamId: string, query: Readonly<Record<string, unknown>>): Promise<StreamDetail> {
+    const parsed = parseDetailQuery(query);
+    if (!parsed.ok) throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', parsed.error.message);
+    const whole = await this.withStore(() => this.readDetail(principal.tenant, streamId));
+    const detail = seesFullTruth(principal) ? whole : projectDetail(whole);
+    const { afterSeq } = parsed.value;
+    if (afterSeq === undefined) return detail;
+    return {
+      ...detail,
+      events: detail.events.filter((event) => event.seq > afterSeq),
+      event_times: detail.event_times.filter((time) => time.seq > afterSeq),
+      events_after_seq: afterSeq,
+    };
   }
 
-  async raw(principal: ApiKeyPrincipal, streamId: string): Promise<RawTrace> {
-    const raw = await this.withStore(() => this.readRaw(principal.tenant, streamId));
+  async raw(principal: ApiKeyPrincipal, streamId: string, query: Readonly<Record<string, unknown>>): Promise<RawTrace> {
+    const parsed = parseRawQuery(query);
+    if (!parsed.ok) throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', parsed.error.message);
+    const { page } = parsed.value;
+    const raw = await this.withStore(() => (page === undefined ? this.readRaw(principal.tenant, streamId) : this.readRawPage(principal.tenant, streamId, page)));
     if (seesFullTruth(principal)) return raw;
-    const events = raw.records.flatMap((entry) => entry.events);
+    // What a frame may not show depends on the whole stream's reasoning, not only on the page's.
+    const events = page === undefined ? raw.records.flatMap((entry) => entry.events) : await this.withStore(() => this.storedEvents(streamId));
     return { ...raw, records: projectRawEntries(raw.records, { events, result: assemble(events) }) };
   }
 
@@ -100,11 +118,7 @@ export class AuditQueryService {
       isValidStreamId(streamId) ? this.repository.events(streamId) : [],
     ]);
     const replayed = replayRawTrace(records);
-    const entries = replayed.map(({ stored, record, events }): RawTraceEntry => {
-      const base = { raw_seq: stored.raw_seq, attempt: stored.attempt === 0 ? null : stored.attempt, kind: stored.kind, ts: stored.ts, redacted: stored.redacted };
-      const isFrame = stored.kind === 'frame' || stored.kind === 'frame.partial';
-      return isFrame ? { ...base, text: stored.body, events } : { ...base, ...(record !== null && { record }), events };
-    });
+    const entries = replayed.map(rawTraceEntry);
     const replayedBodies = replayed.flatMap(({ events }) => events.map((event) => canonicalJson(event)));
     const storedBodies = storedEvents.map((row) => canonicalJson(JSON.parse(row.body)));
     const length = Math.max(replayedBodies.length, storedBodies.length);
@@ -117,6 +131,27 @@ export class AuditQueryService {
       records: entries,
       replay: { events: replayedBodies.length, matches_stored: firstDifference === null, first_difference_seq: firstDifference },
     };
+  }
+
+  /**
+   * A page of the trace in LLM_RAW order, each record with the events it produced: the replay continues the
+   * cursor a previous page left (a live view reads only what is new), or starts over. No replay summary: a page
+   * is not a whole trace to check against the stored events.
+   */
+  private async readRawPage(tenant: string, streamId: string, page: { readonly afterJsSeq: number; readonly limit: number }): Promise<RawTrace> {
+    await this.requireStream(tenant, streamId);
+    const cursor = this.cursors.take(streamId, page.afterJsSeq);
+    const replayed = replayPage(cursor, await this.repository.rawRecords(streamId, cursor.lastJsSeq), page.afterJsSeq, page.limit);
+    this.cursors.put(streamId, cursor);
+    return {
+      stream_id: streamId,
+      records: replayed.records.map(rawTraceEntry),
+      page: { after_js_seq: page.afterJsSeq, last_js_seq: replayed.records.at(-1)?.stored.js_seq ?? page.afterJsSeq, more: replayed.more },
+    };
+  }
+
+  private async storedEvents(streamId: string): Promise<ContractEvent[]> {
+    return (await this.repository.events(streamId)).map((row) => JSON.parse(row.body) as ContractEvent);
   }
 
   private async readVerify(tenant: string, streamId: string): Promise<VerifyReport> {
@@ -150,4 +185,11 @@ export class AuditQueryService {
     if (stored === undefined) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `no stream ${streamId}`);
     return stored;
   }
+}
+
+/** A replayed record as the raw route shows it: a frame's exact text, or another record's fields. */
+function rawTraceEntry({ stored, record, events }: ReplayedRecord): RawTraceEntry {
+  const base = { raw_seq: stored.raw_seq, attempt: stored.attempt === 0 ? null : stored.attempt, kind: stored.kind, ts: stored.ts, redacted: stored.redacted };
+  const isFrame = stored.kind === 'frame' || stored.kind === 'frame.partial';
+  return isFrame ? { ...base, text: stored.body, events } : { ...base, ...(record !== null && { record }), events };
 }

@@ -14,6 +14,10 @@ export const MAX_PAGE_SIZE = 500;
 const LIST_PARAMS = new Set(['status', 'error_category', 'provider', 'model', 'route', 'trace_id', 'from', 'to', 'cursor', 'limit']);
 const STATS_PARAMS = new Set(['from', 'to']);
 const TIMELINE_PARAMS = new Set(['from', 'to', 'buckets']);
+const DETAIL_PARAMS = new Set(['after_seq']);
+const RAW_PARAMS = new Set(['after_js_seq', 'limit']);
+/** The most records one page of a raw trace holds (and its size when `after_js_seq` is given without `limit`). */
+export const MAX_RAW_PAGE = 5_000;
 export const DEFAULT_TIMELINE_BUCKETS = 60;
 export const MAX_TIMELINE_BUCKETS = 500;
 
@@ -105,6 +109,40 @@ export function decodeCursor(cursor: string): { startedAt: number; streamId: str
   } catch {
     return undefined;
   }
+}
+
+/** `GET /v1/streams/{id}?after_seq=`: only the events after that seq (a live view's next poll). */
+export function parseDetailQuery(query: Query): Result<{ afterSeq?: number }, QueryParamError> {
+  const unknown = unknownParam(query, DETAIL_PARAMS);
+  if (unknown !== undefined) return fail(`unknown query parameter ${JSON.stringify(unknown)}`);
+  const afterSeq = count(query, 'after_seq', 0);
+  if (!afterSeq.ok) return afterSeq;
+  return ok(afterSeq.value === undefined ? {} : { afterSeq: afterSeq.value });
+}
+
+/**
+ * `GET /v1/streams/{id}/raw?after_js_seq=&limit=`: either parameter asks for a page (LLM_RAW order, starting
+ * after that JetStream sequence, at most `limit` records); without them the read is the whole trace.
+ */
+export function parseRawQuery(query: Query): Result<{ page?: { afterJsSeq: number; limit: number } }, QueryParamError> {
+  const unknown = unknownParam(query, RAW_PARAMS);
+  if (unknown !== undefined) return fail(`unknown query parameter ${JSON.stringify(unknown)}`);
+  const afterJsSeq = count(query, 'after_js_seq', 0);
+  if (!afterJsSeq.ok) return afterJsSeq;
+  const limit = count(query, 'limit', 1);
+  if (!limit.ok) return limit;
+  if (limit.value !== undefined && limit.value > MAX_RAW_PAGE) return fail(`limit must be at most ${String(MAX_RAW_PAGE)}`);
+  if (afterJsSeq.value === undefined && limit.value === undefined) return ok({});
+  return ok({ page: { afterJsSeq: afterJsSeq.value ?? 0, limit: limit.value ?? MAX_RAW_PAGE } });
+}
+
+/** An optional whole number of at least `min`, given in decimal. */
+function count(query: Query, name: string, min: number): Result<number | undefined, QueryParamError> {
+  const text = single(query, name);
+  if (text === undefined) return ok(undefined);
+  const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min)) return fail(`${name} must be a whole number of at least ${String(min)}`);
+  return ok(value);
 }
 
 /** `from` (inclusive) and `to` (exclusive): milliseconds since the epoch, or an ISO 8601 date-time. */

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, type SchemaObject } fr
 import { ERROR_CATEGORIES, PROVIDERS, STREAM_STATUSES } from '@llm-stream/contract';
 import { ApiErrorResponses } from '@llm-stream/nest-kit';
 import type { ApiErrorCode } from '../errors/api-error.js';
+import { MAX_RAW_PAGE } from './query-params.js';
 
 // The OpenAPI description of the query routes, beside the controllers so that they only delegate. Each route
 // lists every error it can answer: the e2e suite compares the codes with ApiErrorCode and hits every status.
@@ -63,8 +64,9 @@ const STREAM_DETAIL = object(
       items: object({ seq: { type: 'integer' }, ts: { type: 'integer' }, js_time: nullable({ type: 'integer' }) }),
     },
     prompt: { description: "The client's request, only for tenants with prompt capture on." },
+    events_after_seq: { type: 'integer', description: 'Set when the read asked for `after_seq`: `events` and `event_times` hold only the events after it.' },
   },
-  ['prompt'],
+  ['prompt', 'events_after_seq'],
 );
 
 const RAW_TRACE_ENTRY = object(
@@ -82,11 +84,21 @@ const RAW_TRACE_ENTRY = object(
   ['text', 'record', 'withheld'],
 );
 
-const RAW_TRACE = object({
-  stream_id: { type: 'string' },
-  records: { type: 'array', items: RAW_TRACE_ENTRY },
-  replay: object({ events: { type: 'integer' }, matches_stored: { type: 'boolean' }, first_difference_seq: nullable({ type: 'integer' }) }),
-});
+const RAW_TRACE = object(
+  {
+    stream_id: { type: 'string' },
+    records: { type: 'array', items: RAW_TRACE_ENTRY },
+    replay: {
+      ...object({ events: { type: 'integer' }, matches_stored: { type: 'boolean' }, first_difference_seq: nullable({ type: 'integer' }) }),
+      description: 'The replay of the whole stored trace against the stored events; absent on a page.',
+    },
+    page: {
+      ...object({ after_js_seq: { type: 'integer' }, last_js_seq: { type: 'integer' }, more: { type: 'boolean' } }),
+      description: 'Set on a page: the next page is `after_js_seq=last_js_seq`; `more` says whether stored records were left past this one.',
+    },
+  },
+  ['replay', 'page'],
+);
 
 const VERIFY_REPORT = object({
   stream_id: { type: 'string' },
@@ -150,6 +162,7 @@ const TIME_RANGE = [
 ];
 const ok = (description: string, schema: SchemaObject): MethodDecorator => ApiOkResponse({ description, content: { 'application/json': { schema } } });
 const ONE_STREAM_ERRORS = ApiErrorResponses<ApiErrorCode>({ 401: ['unauthorized'], 403: ['insufficient_scope'], 404: ['not_found'], 500: ['internal'], 503: ['unavailable'] });
+const ONE_STREAM_QUERY_ERRORS = ApiErrorResponses<ApiErrorCode>({ 400: ['invalid_request'], 401: ['unauthorized'], 403: ['insufficient_scope'], 404: ['not_found'], 500: ['internal'], 503: ['unavailable'] });
 const QUERY_ERRORS = ApiErrorResponses<ApiErrorCode>({ 400: ['invalid_request'], 401: ['unauthorized'], 403: ['insufficient_scope'], 500: ['internal'], 503: ['unavailable'] });
 
 export function ListStreamsDocs(): MethodDecorator {
@@ -170,11 +183,24 @@ export function ListStreamsDocs(): MethodDecorator {
 }
 
 export function StreamDetailDocs(): MethodDecorator {
-  return applyDecorators(ApiOperation({ summary: 'A stream: its record, its events and their assembled result' }), STREAM_ID, ok('The stream.', STREAM_DETAIL), ONE_STREAM_ERRORS);
+  return applyDecorators(
+    ApiOperation({ summary: 'A stream: its record, its events and their assembled result' }),
+    STREAM_ID,
+    ApiQuery({ name: 'after_seq', required: false, description: 'Only the events after this seq (a live view polls with the last seq it holds).', schema: { type: 'integer', minimum: 0 } }),
+    ok('The stream.', STREAM_DETAIL),
+    ONE_STREAM_QUERY_ERRORS,
+  );
 }
 
 export function RawTraceDocs(): MethodDecorator {
-  return applyDecorators(ApiOperation({ summary: "A stream's raw provider trace, replayed against its stored events" }), STREAM_ID, ok('The raw trace.', RAW_TRACE), ONE_STREAM_ERRORS);
+  return applyDecorators(
+    ApiOperation({ summary: "A stream's raw provider trace, replayed against its stored events, whole or a page at a time" }),
+    STREAM_ID,
+    ApiQuery({ name: 'after_js_seq', required: false, description: 'A page: the records stored after this JetStream sequence of LLM_RAW (0: from the start).', schema: { type: 'integer', minimum: 0 } }),
+    ApiQuery({ name: 'limit', required: false, description: `A page of at most this many records (default and most: ${String(MAX_RAW_PAGE)}).`, schema: { type: 'integer', minimum: 1, maximum: MAX_RAW_PAGE } }),
+    ok('The raw trace, or a page of it.', RAW_TRACE),
+    ONE_STREAM_QUERY_ERRORS,
+  );
 }
 
 export function VerifyStreamDocs(): MethodDecorator {

@@ -1,6 +1,7 @@
 import { replayTrace } from '@llm-stream/adapters';
 import type { ContractEvent, TraceRecord } from '@llm-stream/contract';
 import type { StoredRawRecord } from '../store/audit-repository.js';
+import type { ReplayCursor } from './raw-replay-cursors.js';
 
 /** One stored raw record and the contract events the normalizer produced when it read it. */
 export interface ReplayedRecord {
@@ -20,6 +21,29 @@ export function replayRawTrace(records: readonly StoredRawRecord[]): ReplayedRec
   const traced = records.map(toTraceRecord);
   const produced = replayTrace(traced);
   return records.map((stored, index) => ({ stored, record: traced[index] ?? null, events: produced[index] ?? [] }));
+}
+
+/** One page of a trace, replayed: its records and whether stored records were left past its limit. */
+export interface ReplayedPage {
+  readonly records: readonly ReplayedRecord[];
+  readonly more: boolean;
+}
+
+/**
+ * Continues `cursor` over `records` (the records stored after its position, in LLM_RAW order) and returns those
+ * after `afterJsSeq`, at most `limit`: the ones before it are replayed only to bring the session to the page's
+ * start. The cursor stops at the page's last record, so the next page continues from there.
+ */
+export function replayPage(cursor: ReplayCursor, records: readonly StoredRawRecord[], afterJsSeq: number, limit: number): ReplayedPage {
+  const page: ReplayedRecord[] = [];
+  for (const stored of records) {
+    if (stored.js_seq > afterJsSeq && page.length === limit) return { records: page, more: true };
+    const record = toTraceRecord(stored);
+    const events = record === null ? [] : cursor.session.accept(record);
+    cursor.lastJsSeq = stored.js_seq;
+    if (stored.js_seq > afterJsSeq) page.push({ stored, record, events });
+  }
+  return { records: page, more: false };
 }
 
 /** A stored raw record as the trace record the gateway wrote; null when it cannot be read back. */

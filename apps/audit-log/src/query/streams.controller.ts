@@ -24,14 +24,14 @@ export class StreamsController {
 
   @Get(':streamId')
   @StreamDetailDocs()
-  detail(@Param('streamId') streamId: string, @Principal() principal: ApiKeyPrincipal): Promise<StreamDetail> {
-    return this.query.detail(principal, streamId);
+  detail(@Param('streamId') streamId: string, @Query() params: Record<string, unknown>, @Principal() principal: ApiKeyPrincipal): Promise<StreamDetail> {
+    return this.query.detail(principal, streamId, params);
   }
 
   @Get(':streamId/raw')
   @RawTraceDocs()
-  raw(@Param('streamId') streamId: string, @Principal() principal: ApiKeyPrincipal): Promise<RawTrace> {
-    return this.query.raw(principal, streamId);
+  raw(@Param('streamId') streamId: string, @Query() params: Record<string, unknown>, @Principal() principal: ApiKeyPrincipal): Promise<RawTrace> {
+    return this.query.raw(principal, streamId, params);
   }
 
   @Get(':streamId/verify')

@@ -158,8 +158,8 @@ export interface AuditRepository {
   findStream(tenant: string, streamId: string): Promise<StoredStream | undefined>;
   /** The stream's events in seq order. */
   events(streamId: string): Promise<StoredEvent[]>;
-  /** The stream's raw records in the order LLM_RAW holds them. */
-  rawRecords(streamId: string): Promise<StoredRawRecord[]>;
+  /** The stream's raw records in the order LLM_RAW holds them; with `afterJsSeq`, only those stored after it. */
+  rawRecords(streamId: string, afterJsSeq?: number): Promise<StoredRawRecord[]>;
   listStreams(tenant: string, filter: StreamFilter, page: PageRequest): Promise<StreamPage>;
   stats(tenant: string, range: TimeRange): Promise<AuditStats>;
   /** Counts by status and error category in buckets of `bucketMs` from `from` (every bucket, empty ones too). */

@@ -166,10 +166,10 @@ export class SqlAuditRepository implements AuditRepository {
     );
   }
 
-  async rawRecords(streamId: string): Promise<StoredRawRecord[]> {
+  async rawRecords(streamId: string, afterJsSeq = 0): Promise<StoredRawRecord[]> {
     const rows = await this.db.reader.all<Omit<StoredRawRecord, 'redacted'> & { body_encoding: string; redacted: number }>(
-      'SELECT attempt, raw_seq, kind, ts, js_seq, body, body_encoding, redacted FROM audit_raw WHERE stream_id = $1 ORDER BY js_seq, raw_seq',
-      [streamId],
+      'SELECT attempt, raw_seq, kind, ts, js_seq, body, body_encoding, redacted FROM audit_raw WHERE stream_id = $1 AND js_seq > $2 ORDER BY js_seq, raw_seq',
+      [streamId, afterJsSeq],
     );
     return rows.map(({ body_encoding, redacted, ...row }) => ({ ...row, body: decodeBody(row.body, body_encoding), redacted: redacted !== 0 }));
   }

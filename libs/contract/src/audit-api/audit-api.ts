@@ -85,6 +85,11 @@ export interface StreamDetail {
   readonly event_times: readonly EventTime[];
   /** The client's request, only for tenants with prompt capture on. */
   readonly prompt?: unknown;
+  /**
+   * Set when the read asked for `after_seq`: `events` and `event_times` hold only the events after that seq (a live
+   * view's next poll); `stream`, `result`, `draft` and `tool_calls` are still the whole stream's.
+   */
+  readonly events_after_seq?: number;
 }
 
 export interface EventTime {
@@ -125,8 +130,27 @@ export interface RawTraceEntry {
 export interface RawTrace {
   readonly stream_id: string;
   readonly records: readonly RawTraceEntry[];
-  /** The replay of the stored trace against the stored events. */
-  readonly replay: { readonly events: number; readonly matches_stored: boolean; readonly first_difference_seq: number | null };
+  /** The replay of the stored trace against the stored events: on a whole read only, never on a page. */
+  readonly replay?: RawTraceReplaySummary;
+  /** Set on a page (`after_js_seq`, `limit`): where it starts and ends in LLM_RAW order, and whether more is stored. */
+  readonly page?: RawTracePage;
+}
+
+export interface RawTraceReplaySummary {
+  readonly events: number;
+  readonly matches_stored: boolean;
+  readonly first_difference_seq: number | null;
+}
+
+/**
+ * A page of a raw trace in LLM_RAW order: the records stored after JetStream sequence `after_js_seq`, up to the
+ * page's limit. The next page is `after_js_seq=last_js_seq`; `more` says whether records past it were already
+ * stored when this page was read (a running stream keeps adding to its trace).
+ */
+export interface RawTracePage {
+  readonly after_js_seq: number;
+  readonly last_js_seq: number;
+  readonly more: boolean;
 }
 
 export interface VerifyReport {
