@@ -21,12 +21,14 @@ export class AuditApi {
     return this.get(`/v1/streams?${query.toString()}`);
   }
 
-  detail(streamId: string): Promise<StreamDetail> {
-    return this.get(`/v1/streams/${encodeURIComponent(streamId)}`);
+  /** The whole detail, or (`afterSeq`) the record and result with only the events after that seq. */
+  detail(streamId: string, afterSeq?: number): Promise<StreamDetail> {
+    return this.get(`/v1/streams/${encodeURIComponent(streamId)}${afterSeq === undefined ? '' : `?after_seq=${String(afterSeq)}`}`);
   }
 
-  raw(streamId: string): Promise<RawTrace> {
-    return this.get(`/v1/streams/${encodeURIComponent(streamId)}/raw`);
+  /** A page of the raw trace: the records stored after LLM_RAW sequence `afterJsSeq` (0: from the start). */
+  rawPage(streamId: string, afterJsSeq: number): Promise<RawTrace> {
+    return this.get(`/v1/streams/${encodeURIComponent(streamId)}/raw?after_js_seq=${String(afterJsSeq)}`);
   }
 
   verify(streamId: string): Promise<VerifyReport> {

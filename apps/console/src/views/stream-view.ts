@@ -1,8 +1,8 @@
-import type { RawTrace, StreamDetail } from '@llm-stream/contract';
 import type { AuditApi } from '../api.js';
 import { dateTime, el, replace } from '../dom.js';
 import { endingSentence } from '../ending.js';
 import { download, fixtureFiles } from '../export-fixture.js';
+import { StreamState } from '../stream-state.js';
 import { timelineModel } from '../timeline-model.js';
 import { RawTable } from './raw-view.js';
 import { replayView } from './replay-view.js';
@@ -14,8 +14,8 @@ const LIVE_POLL_MS = 250;
 
 /**
  * One stream: why it ended, its timeline, its raw frames beside the events they produced, the assembled result,
- * the chain and invariant check. While the stream runs it is re-read every 250 ms; every section has a fixed
- * place and size, so the page does not shift as events arrive. Returns a stop function for the router.
+ * the chain and invariant check. While the stream runs, what it stored since is read every 250 ms; every section
+ * has a fixed place and size, so the page does not shift as events arrive. Returns a stop function for the router.
  */
 export function streamView(root: HTMLElement, api: AuditApi, streamId: string): () => void {
   const heading = el('h1', { className: 'mono' }, streamId);
@@ -43,7 +43,10 @@ export function streamView(root: HTMLElement, api: AuditApi, streamId: string): 
   );
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const render = (detail: StreamDetail, trace: RawTrace): void => {
+  const state = new StreamState();
+  const render = (): void => {
+    const detail = state.detail;
+    if (detail === undefined) return;
     const { stream } = detail;
     replace(
       summary,
@@ -52,11 +55,26 @@ export function streamView(root: HTMLElement, api: AuditApi, streamId: string): 
       el('span', { className: 'mono', id: 'trace-id' }, stream.trace_id ?? 'none'),
     );
     replace(ending, endingSentence(stream.status, detail.events));
-    const model = timelineModel({ startedAt: stream.started_at, records: trace.records, events: detail.events, times: detail.event_times });
+    const model = timelineModel({ startedAt: stream.started_at, records: state.records, events: detail.events, times: detail.event_times });
     replace(timelineBox, timelineView(model));
     replace(facts, timelineFacts(model));
-    raw.update(trace.records);
+    raw.update(state.records);
     replace(resultBox, resultView(detail));
+  };
+  /** The raw pages stored after what is held, until the store has no more. */
+  const readRaw = async (): Promise<void> => {
+    for (;;) {
+      const page = await api.rawPage(streamId, state.lastJsSeq);
+      state.applyRawPage(page);
+      if (page.page?.more !== true) return;
+    }
+  };
+  /** Everything from the start: the first read, and the last one when a live view's counts do not add up. */
+  const readWhole = async (): Promise<void> => {
+    const [detail, firstPage] = await Promise.all([api.detail(streamId), api.rawPage(streamId, 0)]);
+    state.applyDetail(detail);
+    state.applyRawPage(firstPage);
+    if (firstPage.page?.more === true) await readRaw();
   };
   const verify = async (): Promise<void> => {
     try {
@@ -75,32 +93,49 @@ export function streamView(root: HTMLElement, api: AuditApi, streamId: string): 
       replace(replayBox, el('span', { className: 'error' }, refusal(error)));
     }
   };
-  const load = async (): Promise<void> => {
-    try {
-      const [detail, trace] = await Promise.all([api.detail(streamId), api.raw(streamId)]);
-      if (stopped) return;
-      render(detail, trace);
-      exportButton.onclick = () => {
-        const exported = fixtureFiles(detail, trace);
-        if (!exported.ok) {
-          replace(exportNote, el('span', { className: 'error' }, `Cannot export: ${exported.error.message}.`));
-          return;
-        }
-        download(exported.files);
-        replace(exportNote, `Downloaded ${exported.files.map((file) => file.name).join(', ')}: add them under conformance/transcripts/.`);
-      };
-      exportButton.disabled = detail.stream.status === 'running';
-      if (detail.stream.status === 'running') timer = setTimeout(() => void load(), LIVE_POLL_MS);
-      else {
-        root.dataset['rendered'] = 'final';
-        void verify();
-        void replay();
+  const finish = (): void => {
+    root.dataset['rendered'] = 'final';
+    exportButton.disabled = false;
+    exportButton.onclick = () => {
+      const detail = state.detail;
+      const trace = state.trace;
+      if (detail === undefined || trace === undefined) return;
+      const exported = fixtureFiles(detail, trace);
+      if (!exported.ok) {
+        replace(exportNote, el('span', { className: 'error' }, `Cannot export: ${exported.error.message}.`));
+        return;
       }
+      download(exported.files);
+      replace(exportNote, `Downloaded ${exported.files.map((file) => file.name).join(', ')}: add them under conformance/transcripts/.`);
+    };
+    // An interrupted stream opens at the frame it was cut in, shown whole.
+    if (state.detail?.stream.status === 'interrupted') raw.showCut();
+    void verify();
+    void replay();
+  };
+  /**
+   * The first read is whole; while the stream runs, each poll reads only the events and raw records stored since
+   * the last (a 5,000-event live stream costs its new events per poll, not all of them). Once it has ended, the
+   * counts of its record must match what was appended, or it is read whole once more.
+   */
+  const load = async (first: boolean): Promise<void> => {
+    try {
+      if (first) await readWhole();
+      else {
+        const [detail] = await Promise.all([api.detail(streamId, state.lastSeq), readRaw()]);
+        state.applyDetail(detail);
+        if (detail.stream.status !== 'running') await readRaw();
+        if (detail.stream.status !== 'running' && !state.matchesCounts()) await readWhole();
+      }
+      if (stopped) return;
+      render();
+      if (state.detail?.stream.status === 'running') timer = setTimeout(() => void load(false), LIVE_POLL_MS);
+      else finish();
     } catch (error) {
       replace(summary, el('span', { className: 'error' }, refusal(error)));
     }
   };
-  void load();
+  void load(true);
   return () => {
     stopped = true;
     clearTimeout(timer);
