@@ -236,12 +236,18 @@ describe('the diagnostics console in Chromium', () => {
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       const elapsed = Date.now() - started;
       const counts = await page.evaluate(() => ({ summary: document.getElementById('summary')?.textContent ?? '', records: Number(document.getElementById('raw')?.dataset['records']) }));
+      // Where the time went, as the browser saw it: the script loaded, and the audit API's answers to the first reads.
+      const phases = await page.evaluate(() => {
+        const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+        const end = (match: (name: string) => boolean): number => Math.round(Math.max(0, ...resources.filter((entry) => match(entry.name)).map((entry) => entry.responseEnd)));
+        return { script: end((name) => name.endsWith('.js')), reads: end((name) => /\/v1\/streams\/[^/?]+(\?|\/raw)?/.test(name) && !/verify|replay/.test(name)) };
+      });
       expect(counts.records).toBeGreaterThan(5_000);
       // The last record is one End key away, drawn and shown whole.
       await page.focus('#raw');
       await page.keyboard.press('End');
       await page.waitForSelector(`#raw tr.raw-row.selected[data-index="${String(counts.records - 1)}"]`);
-      process.stdout.write(`console: ${counts.summary.replace(/.*· (\d+ events · \d+ raw records).*/, '$1')}: timeline and frames rendered ${String(elapsed)} ms after navigation, cold (fresh profile); the detail and raw reads alone took ${String(apiMs)} ms\n`);
+      process.stdout.write(`console: ${counts.summary.replace(/.*· (\d+ events · \d+ raw records).*/, '$1')}: timeline and frames rendered ${String(elapsed)} ms after navigation, cold (fresh profile; script loaded at ${String(phases.script)} ms, the detail and raw answers in by ${String(phases.reads)} ms); the detail and raw reads alone took ${String(apiMs)} ms\n`);
       await cold.screenshot(page, 'large-stream');
     } finally {
       await cold.close();
