@@ -224,6 +224,15 @@ describe('the diagnostics console in Chromium', () => {
     const headers = { authorization: `Bearer ${AUDIT_KEYS.full}` };
     await Promise.all([fetch(`${audit.url}/v1/streams/${streamId}`, { headers }).then((r) => r.arrayBuffer()), fetch(`${audit.url}/v1/streams/${streamId}/raw`, { headers }).then((r) => r.arrayBuffer())]);
     const apiMs = Date.now() - apiStarted;
+    // A live view's poll of the same stream once it holds everything: the detail after its last seq and the raw
+    // page after its last LLM_RAW sequence (the replay continues the cursor the previous page left), ten in a row.
+    const whole = (await (await fetch(`${audit.url}/v1/streams/${streamId}/raw?after_js_seq=0`, { headers })).json()) as { page: { last_js_seq: number } };
+    const { stream } = (await (await fetch(`${audit.url}/v1/streams/${streamId}`, { headers })).json()) as { stream: { event_count: number } };
+    const pollStarted = Date.now();
+    for (let poll = 0; poll < 10; poll += 1) {
+      await Promise.all([fetch(`${audit.url}/v1/streams/${streamId}?after_seq=${String(stream.event_count)}`, { headers }).then((r) => r.arrayBuffer()), fetch(`${audit.url}/v1/streams/${streamId}/raw?after_js_seq=${String(whole.page.last_js_seq)}`, { headers }).then((r) => r.arrayBuffer())]);
+    }
+    const pollMs = (Date.now() - pollStarted) / 10;
     const cold = await launchConsoleBrowser();
     try {
       await cold.context.addInitScript((key: string) => {
@@ -247,7 +256,7 @@ describe('the diagnostics console in Chromium', () => {
       await page.focus('#raw');
       await page.keyboard.press('End');
       await page.waitForSelector(`#raw tr.raw-row.selected[data-index="${String(counts.records - 1)}"]`);
-      process.stdout.write(`console: ${counts.summary.replace(/.*· (\d+ events · \d+ raw records).*/, '$1')}: timeline and frames rendered ${String(elapsed)} ms after navigation, cold (fresh profile; script loaded at ${String(phases.script)} ms, the detail and raw answers in by ${String(phases.reads)} ms); the detail and raw reads alone took ${String(apiMs)} ms\n`);
+      process.stdout.write(`console: ${counts.summary.replace(/.*· (\d+ events · \d+ raw records).*/, '$1')}: timeline and frames rendered ${String(elapsed)} ms after navigation, cold (fresh profile; script loaded at ${String(phases.script)} ms, the detail and raw answers in by ${String(phases.reads)} ms); the detail and raw reads alone took ${String(apiMs)} ms, a live poll of it ${pollMs.toFixed(1)} ms\n`);
       await cold.screenshot(page, 'large-stream');
     } finally {
       await cold.close();
