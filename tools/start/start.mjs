@@ -131,9 +131,14 @@ mkdirSync(settings.logs, { recursive: true });
 process.on('SIGINT', () => void stopAll().then(() => process.exit(0)));
 process.on('SIGTERM', () => void stopAll().then(() => process.exit(0)));
 
-log('building (tsc -b)');
+log('building (tsc -b, and the diagnostics console with vite)');
 const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) await fail('the build failed (tsc -b tsconfig.build.json)');
+// The console this quick start serves is built here, into its own state directory (a fresh clone has no
+// apps/console/dist, and a build left there by another command may be older than the tree).
+const consoleDir = join(settings.state, 'console');
+const consoleBuild = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/console/vite.config.mjs', '--logLevel', 'warn', '--outDir', consoleDir, '--emptyOutDir'], { cwd: root, stdio: 'inherit' });
+if (consoleBuild.status !== 0) await fail('the console build failed (vite build --config apps/console/vite.config.mjs)');
 const { STREAM_NAMES } = await import('@llm-stream/contract');
 const pipeline = await import('@llm-stream/pipeline');
 
@@ -199,6 +204,7 @@ run(settings, 'audit-log', process.execPath, ['apps/audit-log/dist/main.js'], {
   HTTP_PORT: String(settings.ports['audit-log']),
   GATEWAY_API_KEYS: apiKeys,
   AUDIT_SQLITE_PATH: join(settings.state, 'audit.sqlite'),
+  AUDIT_CONSOLE_DIR: consoleDir,
 });
 run(settings, 'gateway', process.execPath, ['apps/gateway/dist/main.js'], {
   ...http,

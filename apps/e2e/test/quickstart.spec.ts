@@ -117,6 +117,10 @@ describe('the quick start', () => {
         type: expect.stringMatching(/^text\/html/),
         csp: expect.stringContaining("default-src 'self'"),
       });
+      // Its own build of the console, in its state directory: a fresh clone has no apps/console/dist.
+      const script = /src="\/console\/(assets\/[^"]+\.js)"/.exec(await page.text())?.[1] ?? '';
+      expect(existsSync(join(state, 'console', script))).toBe(true);
+      expect((await fetch(new URL(script, consoleUrl))).status).toBe(200);
       await expect(connect({ servers: natsUrl, reconnect: false })).rejects.toThrow(/Authorization Violation/);
       const credentials = parseNatsCredentials(readFileSync(join(state, 'nats-credentials.json'), 'utf8'));
       if (!credentials.ok) throw new Error(credentials.error.message);
