@@ -60,12 +60,9 @@ export function parseListQuery(query: Query): Result<{ filter: StreamFilter; pag
     if (!/^[\da-f]{32}$/.test(traceId)) return fail('trace_id must be 32 lowercase hex digits');
     filter.traceId = traceId;
   }
-  const limitText = single(query, 'limit');
-  let limit = DEFAULT_PAGE_SIZE;
-  if (limitText !== undefined) {
-    limit = /^\d{1,4}$/.test(limitText) ? Number(limitText) : 0;
-    if (limit < 1 || limit > MAX_PAGE_SIZE) return fail(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
+  const limitParam = integer(query, 'limit', 1, MAX_PAGE_SIZE);
+  if (!limitParam.ok) return limitParam;
+  const limit = limitParam.value ?? DEFAULT_PAGE_SIZE;
   const cursorText = single(query, 'cursor');
   if (cursorText === undefined) return ok({ filter, page: { limit } });
   const after = decodeCursor(cursorText);
@@ -88,10 +85,9 @@ export function parseTimelineQuery(query: Query): Result<{ from: number; to: num
   if (!range.ok) return range;
   const { from, to } = range.value;
   if (from === undefined || to === undefined || from >= to) return fail('from and to are both required, from before to');
-  const bucketsText = single(query, 'buckets');
-  const buckets = bucketsText === undefined ? DEFAULT_TIMELINE_BUCKETS : /^\d{1,4}$/.test(bucketsText) ? Number(bucketsText) : 0;
-  if (buckets < 1 || buckets > MAX_TIMELINE_BUCKETS) return fail(`buckets must be an integer from 1 to ${String(MAX_TIMELINE_BUCKETS)}`);
-  return ok({ from, to, bucketMs: Math.ceil((to - from) / buckets) });
+  const buckets = integer(query, 'buckets', 1, MAX_TIMELINE_BUCKETS);
+  if (!buckets.ok) return buckets;
+  return ok({ from, to, bucketMs: Math.ceil((to - from) / (buckets.value ?? DEFAULT_TIMELINE_BUCKETS)) });
 }
 
 /** An opaque cursor: the position (start time, stream id) of the last stream of a page. */
@@ -115,7 +111,7 @@ export function decodeCursor(cursor: string): { startedAt: number; streamId: str
 export function parseDetailQuery(query: Query): Result<{ afterSeq?: number }, QueryParamError> {
   const unknown = unknownParam(query, DETAIL_PARAMS);
   if (unknown !== undefined) return fail(`unknown query parameter ${JSON.stringify(unknown)}`);
-  const afterSeq = count(query, 'after_seq', 0);
+  const afterSeq = integer(query, 'after_seq', 0);
   if (!afterSeq.ok) return afterSeq;
   return ok(afterSeq.value === undefined ? {} : { afterSeq: afterSeq.value });
 }
@@ -127,22 +123,21 @@ export function parseDetailQuery(query: Query): Result<{ afterSeq?: number }, Qu
 export function parseRawQuery(query: Query): Result<{ page?: { afterJsSeq: number; limit: number } }, QueryParamError> {
   const unknown = unknownParam(query, RAW_PARAMS);
   if (unknown !== undefined) return fail(`unknown query parameter ${JSON.stringify(unknown)}`);
-  const afterJsSeq = count(query, 'after_js_seq', 0);
+  const afterJsSeq = integer(query, 'after_js_seq', 0);
   if (!afterJsSeq.ok) return afterJsSeq;
-  const limit = count(query, 'limit', 1);
+  const limit = integer(query, 'limit', 1, MAX_RAW_PAGE);
   if (!limit.ok) return limit;
-  if (limit.value !== undefined && limit.value > MAX_RAW_PAGE) return fail(`limit must be at most ${String(MAX_RAW_PAGE)}`);
   if (afterJsSeq.value === undefined && limit.value === undefined) return ok({});
   return ok({ page: { afterJsSeq: afterJsSeq.value ?? 0, limit: limit.value ?? MAX_RAW_PAGE } });
 }
 
-/** An optional whole number of at least `min`, given in decimal. */
-function count(query: Query, name: string, min: number): Result<number | undefined, QueryParamError> {
+/** An optional integer parameter, in decimal, from `min` to `max` (undefined when it is not given). */
+function integer(query: Query, name: string, min: number, max?: number): Result<number | undefined, QueryParamError> {
   const text = single(query, name);
   if (text === undefined) return ok(undefined);
   const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= min)) return fail(`${name} must be a whole number of at least ${String(min)}`);
-  return ok(value);
+  if (value >= min && (max === undefined || value <= max)) return ok(value);
+  return fail(max === undefined ? `${name} must be an integer of at least ${String(min)}` : `${name} must be an integer from ${String(min)} to ${String(max)}`);
 }
 
 /** `from` (inclusive) and `to` (exclusive): milliseconds since the epoch, or an ISO 8601 date-time. */
