@@ -55,11 +55,16 @@ export class AuditQueryService {
     const parsed = parseRawQuery(query);
     if (!parsed.ok) throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_request', parsed.error.message);
     const { page } = parsed.value;
-    const raw = await this.withStore(() => (page === undefined ? this.readRaw(principal.tenant, streamId) : this.readRawPage(principal.tenant, streamId, page)));
-    if (seesFullTruth(principal)) return raw;
-    // What a frame may not show depends on the whole stream's reasoning, not only on the page's.
-    const events = page === undefined ? raw.records.flatMap((entry) => entry.events) : await this.withStore(() => this.storedEvents(streamId));
-    return { ...raw, records: projectRawEntries(raw.records, { events, result: assemble(events) }) };
+    const fullTruth = seesFullTruth(principal);
+    if (page === undefined) {
+      const raw = await this.withStore(() => this.readRaw(principal.tenant, streamId));
+      if (fullTruth) return raw;
+      const events = raw.records.flatMap((entry) => entry.events);
+      return { ...raw, records: projectRawEntries(raw.records, { events, result: assemble(events) }) };
+    }
+    // What a frame of a page may not show depends on the whole stream's reasoning: its stored events, read beside the page.
+    const [raw, events] = await this.withStore(() => Promise.all([this.readRawPage(principal.tenant, streamId, page), fullTruth ? [] : this.storedEvents(streamId)]));
+    return fullTruth ? raw : { ...raw, records: projectRawEntries(raw.records, { events, result: assemble(events) }) };
   }
 
   verify(tenant: string, streamId: string): Promise<VerifyReport> {
@@ -139,9 +144,9 @@ export class AuditQueryService {
    * is not a whole trace to check against the stored events.
    */
   private async readRawPage(tenant: string, streamId: string, page: { readonly afterJsSeq: number; readonly limit: number }): Promise<RawTrace> {
-    await this.requireStream(tenant, streamId);
     const cursor = this.cursors.take(streamId, page.afterJsSeq);
-    const replayed = replayPage(cursor, await this.repository.rawRecords(streamId, cursor.lastJsSeq), page.afterJsSeq, page.limit);
+    const [, records] = await Promise.all([this.requireStream(tenant, streamId), isValidStreamId(streamId) ? this.repository.rawRecords(streamId, cursor.lastJsSeq) : []]);
+    const replayed = replayPage(cursor, records, page.afterJsSeq, page.limit);
     this.cursors.put(streamId, cursor);
     return {
       stream_id: streamId,
@@ -151,7 +156,8 @@ export class AuditQueryService {
   }
 
   private async storedEvents(streamId: string): Promise<ContractEvent[]> {
-    return (await this.repository.events(streamId)).map((row) => JSON.parse(row.body) as ContractEvent);
+    const rows = isValidStreamId(streamId) ? await this.repository.events(streamId) : [];
+    return rows.map((row) => JSON.parse(row.body) as ContractEvent);
   }
 
   private async readVerify(tenant: string, streamId: string): Promise<VerifyReport> {

@@ -1,7 +1,6 @@
-import { replayTrace } from '@llm-stream/adapters';
 import type { ContractEvent, TraceRecord } from '@llm-stream/contract';
 import type { StoredRawRecord } from '../store/audit-repository.js';
-import type { ReplayCursor } from './raw-replay-cursors.js';
+import { freshCursor, type ReplayCursor } from './raw-replay-cursors.js';
 
 /** One stored raw record and the contract events the normalizer produced when it read it. */
 export interface ReplayedRecord {
@@ -13,14 +12,12 @@ export interface ReplayedRecord {
 
 /**
  * Which events each raw record produced, recomputed at query time: the stored records are replayed, in the
- * order LLM_RAW held them, by `replayTrace` of the adapters lib (the normalizer's own session). Storing it at
+ * order LLM_RAW held them, through a fresh session of the normalizer (see {@link replayPage}). Storing it at
  * ingestion would duplicate every event; the replay costs a few milliseconds per stream and also proves the stored
  * events are what the stored trace yields (see the raw route's `replay` summary).
  */
-export function replayRawTrace(records: readonly StoredRawRecord[]): ReplayedRecord[] {
-  const traced = records.map(toTraceRecord);
-  const produced = replayTrace(traced);
-  return records.map((stored, index) => ({ stored, record: traced[index] ?? null, events: produced[index] ?? [] }));
+export function replayRawTrace(records: readonly StoredRawRecord[]): readonly ReplayedRecord[] {
+  return replayPage(freshCursor(), records, 0, Number.POSITIVE_INFINITY).records;
 }
 
 /** One page of a trace, replayed: its records and whether stored records were left past its limit. */
