@@ -24,7 +24,8 @@ export class RawTable {
   private readonly detail = el('div', { className: 'raw-detail', id: 'raw-detail', role: 'region', ariaLabel: 'the selected record' });
   private records: readonly RawTraceEntry[] = [];
   private selected: number | null = null;
-  private drawn = { first: -1, end: -1, rows: -1, selected: -2 as number | null };
+  /** What the rows on screen were drawn for (window, row count, selection): a redraw only when it changes. */
+  private drawnFor = '';
   private frame: number | null = null;
 
   constructor() {
@@ -112,9 +113,9 @@ export class RawTable {
   private draw(): void {
     const scrollTop = Math.max(0, this.box.scrollTop - ROW_HEIGHT);
     const { first, end } = visibleRows({ scrollTop, height: this.box.clientHeight, rowHeight: ROW_HEIGHT, rows: this.records.length, overscan: OVERSCAN });
-    const drawn = this.drawn;
-    if (drawn.first === first && drawn.end === end && drawn.rows === this.records.length && drawn.selected === this.selected) return;
-    this.drawn = { first, end, rows: this.records.length, selected: this.selected };
+    const drawnFor = `${String(first)}:${String(end)}:${String(this.records.length)}:${String(this.selected)}`;
+    if (drawnFor === this.drawnFor) return;
+    this.drawnFor = drawnFor;
     this.topSpacer.style.height = `${String(first * ROW_HEIGHT)}px`;
     this.bottomSpacer.style.height = `${String((this.records.length - end) * ROW_HEIGHT)}px`;
     const fragment = document.createDocumentFragment();

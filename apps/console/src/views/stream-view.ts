@@ -61,20 +61,17 @@ export function streamView(root: HTMLElement, api: AuditApi, streamId: string): 
     raw.update(state.records);
     replace(resultBox, resultView(detail));
   };
-  /** The raw pages stored after what is held, until the store has no more. */
-  const readRaw = async (): Promise<void> => {
-    for (;;) {
-      const page = await api.rawPage(streamId, state.lastJsSeq);
+  /** The raw pages stored after `from` (by default, after what is held), until the store has no more. */
+  const readRaw = async (from = state.lastJsSeq): Promise<void> => {
+    for (let after = from; ; after = state.lastJsSeq) {
+      const page = await api.rawPage(streamId, after);
       state.applyRawPage(page);
       if (page.page?.more !== true) return;
     }
   };
   /** Everything from the start: the first read, and the last one when a live view's counts do not add up. */
   const readWhole = async (): Promise<void> => {
-    const [detail, firstPage] = await Promise.all([api.detail(streamId), api.rawPage(streamId, 0)]);
-    state.applyDetail(detail);
-    state.applyRawPage(firstPage);
-    if (firstPage.page?.more === true) await readRaw();
+    await Promise.all([api.detail(streamId).then((detail) => { state.applyDetail(detail); }), readRaw(0)]);
   };
   const verify = async (): Promise<void> => {
     try {
@@ -124,8 +121,11 @@ export function streamView(root: HTMLElement, api: AuditApi, streamId: string): 
       else {
         const [detail] = await Promise.all([api.detail(streamId, state.lastSeq), readRaw()]);
         state.applyDetail(detail);
-        if (detail.stream.status !== 'running') await readRaw();
-        if (detail.stream.status !== 'running' && !state.matchesCounts()) await readWhole();
+        if (detail.stream.status !== 'running') {
+          // Records stored between the raw read and the detail that says it ended, then the counts check.
+          await readRaw();
+          if (!state.matchesCounts()) await readWhole();
+        }
       }
       if (stopped) return;
       render();
