@@ -1,14 +1,31 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { STREAM_NAMES, eventsSubject } from '@llm-stream/contract';
+import { HEADERS, STREAM_NAMES, eventsSubject } from '@llm-stream/contract';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
 import { CheckpointedPublisher, storedMessageCount, type OutgoingMessage } from './checkpointed-publisher.js';
 import { headerBlock } from './header-block.js';
 import { ensurePipelineStreams } from './pipeline-streams.js';
+import { storedPositions } from './stored-positions.js';
+
+/** A real manager whose per-subject count for `subject` is `shortBy` below what the server answers. */
+function miscountingManager(jsm: JetStreamManager, subject: string, shortBy: number): JetStreamManager {
+  const streams = new Proxy(jsm.streams, {
+    get(target, property, receiver) {
+      if (property !== 'info') return Reflect.get(target, property, receiver) as unknown;
+      return async (...args: Parameters<typeof target.info>) => {
+        const info = await target.info(...args);
+        const counted = info.state.subjects?.[subject];
+        if (counted !== undefined) info.state.subjects = { ...info.state.subjects, [subject]: Math.max(0, counted - shortBy) };
+        return info;
+      };
+    },
+  });
+  return new Proxy(jsm, { get: (target, property, receiver) => (property === 'streams' ? streams : (Reflect.get(target, property, receiver) as unknown)) });
+}
 
 function message(subject: string, n: number): OutgoingMessage {
   const msgId = `${subject}:${String(n)}`;
-  return { msgId, position: n, headerBlock: headerBlock({ 'Nats-Msg-Id': msgId }), data: JSON.stringify({ n }) };
+  return { msgId, position: n, headerBlock: headerBlock({ 'Nats-Msg-Id': msgId, [HEADERS.seq]: String(n) }), data: JSON.stringify({ n }) };
 }
 
 describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
@@ -32,10 +49,10 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
 
   it('stores every core-published message and proves it at finish, with nothing kept in memory', async () => {
     const subject = eventsSubject('acme', 'st_all');
-    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { checkpointEvery: 50 });
+    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq, checkpointEvery: 50 });
     for (let n = 1; n <= 1_000; n += 1) publisher.publish(message(subject, n));
     const result = await publisher.finish();
-    expect(result).toEqual({ published: 1_000, stored: 1_000, republished: 0 });
+    expect(result).toEqual({ published: 1_000, stored: 1_000, republished: 0, provenBy: 'count' });
     expect(publisher.unconfirmedCount).toBe(0);
     expect(await storedMessageCount(jsm, STREAM_NAMES.events, subject)).toBe(1_000);
   });
@@ -43,13 +60,13 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
   it('republishes what the stream never stored, and the ones it kept stay single (Nats-Msg-Id)', async () => {
     // A subject nobody captures yet: core publishes to it are dropped silently, like during a leader change.
     const subject = 'test.loss.st_lossy';
-    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_LOSS', subject, { checkpointEvery: 10_000 });
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_LOSS', subject, { positionHeader: HEADERS.seq, checkpointEvery: 10_000 });
     for (let n = 1; n <= 5; n += 1) publisher.publish(message(subject, n));
     await nc.flush();
     await jsm.streams.add({ name: 'TEST_LOSS', subjects: ['test.loss.>'] });
     for (let n = 6; n <= 20; n += 1) publisher.publish(message(subject, n));
     const result = await publisher.finish();
-    expect(result).toEqual({ published: 20, stored: 20, republished: 20 });
+    expect(result).toEqual({ published: 20, stored: 20, republished: 20, provenBy: 'count' });
     const stored: number[] = [];
     for (let seq = 1; seq <= 20; seq += 1) {
       const found = await jsm.streams.getMessage('TEST_LOSS', { seq });
@@ -61,7 +78,7 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
   it('republishes what a timed check finds missing while the subject is still being published, not only at its end', async () => {
     // Dropped like the core publishes of a JetStream leader change: the subject is captured only from 4 on.
     const subject = 'test.early.st_early';
-    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_EARLY', subject, { checkpointEvery: 10_000, repairAfterMs: 300 });
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_EARLY', subject, { positionHeader: HEADERS.seq, checkpointEvery: 10_000, repairAfterMs: 300 });
     for (let n = 1; n <= 3; n += 1) publisher.publish(message(subject, n));
     await nc.flush();
     await jsm.streams.add({ name: 'TEST_EARLY', subjects: ['test.early.>'] });
@@ -77,12 +94,12 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
       description: 'the lost messages to be stored before the end of the subject',
     });
     expect(publisher.repairedEarly).toBeGreaterThanOrEqual(3);
-    expect(await publisher.finish()).toEqual({ published: 12, stored: 12, republished: 0 });
+    expect(await publisher.finish()).toEqual({ published: 12, stored: 12, republished: 0, provenBy: 'count' });
   });
 
   it('keeps trying to store what JetStream refuses until it is closed, then fails with a typed error', async () => {
     const subject = 'test.nowhere.st_x';
-    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_LOSS', subject, { retry: { firstMs: 10, maxMs: 20 } });
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_LOSS', subject, { positionHeader: HEADERS.seq, retry: { firstMs: 10, maxMs: 20 } });
     publisher.publish(message(subject, 1));
     const finishing = publisher.finish();
     let settled = false;
@@ -97,18 +114,18 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
 
   it('continues a subject that already holds messages (a takeover)', async () => {
     const subject = eventsSubject('acme', 'st_takeover');
-    const first = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
+    const first = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq });
     for (let n = 1; n <= 10; n += 1) first.publish(message(subject, n));
     await first.finish();
     // The new owner repeats a few messages the old one stored: they are duplicates, not new messages.
-    const second = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
+    const second = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq });
     for (let n = 8; n <= 15; n += 1) second.publish(message(subject, n));
     await expect(second.finish()).resolves.toMatchObject({ stored: 15 });
   });
 
   it('loses nothing when the server is killed (-9) and restarted in the middle: finish() waits, republishes and proves all stored', async () => {
     const subject = eventsSubject('acme', 'st_restart');
-    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { checkpointEvery: 100, retry: { firstMs: 20, maxMs: 200 } });
+    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq, checkpointEvery: 100, retry: { firstMs: 20, maxMs: 200 } });
     for (let n = 1; n <= 300; n += 1) publisher.publish(message(subject, n));
     await server.kill('SIGKILL');
     // Published while the server is down: kept in memory, republished once it is back.
@@ -121,9 +138,42 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
     expect(publisher.unconfirmedCount).toBe(0);
   });
 
+  it('fails at once, naming them, when positions a count had confirmed are gone from the store and no longer kept', async () => {
+    const subject = 'test.purged.st_purged';
+    await jsm.streams.add({ name: 'TEST_PURGED', subjects: ['test.purged.>'] });
+    const first = new CheckpointedPublisher(nc, js, jsm, 'TEST_PURGED', subject, { positionHeader: HEADERS.seq });
+    for (let n = 1; n <= 10; n += 1) first.publish(message(subject, n));
+    await first.finish();
+    // The store loses positions 1-3 after they were confirmed (what a crash that loses written data does).
+    await jsm.streams.purge('TEST_PURGED', { filter: subject, keep: 7 });
+    const second = new CheckpointedPublisher(nc, js, jsm, 'TEST_PURGED', subject, { positionHeader: HEADERS.seq });
+    for (let n = 8; n <= 15; n += 1) second.publish(message(subject, n));
+    await expect(second.finish()).rejects.toMatchObject({
+      name: 'PublishError',
+      code: 'not_stored',
+      message: expect.stringContaining('3 of 15 messages are not stored (positions 1, 2, 3): confirmed once and no longer kept') as unknown,
+    });
+  });
+
+  it('proves the end by reading the subject when the server counts fewer messages than it holds, and stores nothing twice', async () => {
+    // nats-server 2.9.10 after a kill -9 was seen counting 1,746 messages on a subject that held 1,804: the
+    // count kept that shortfall whatever was republished. This manager reports the real count short by 5.
+    const subject = eventsSubject('acme', 'st_miscounted');
+    const miscounting = miscountingManager(jsm, subject, 5);
+    const publisher = new CheckpointedPublisher(nc, js, miscounting, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq, checkpointEvery: 1_000 });
+    for (let n = 1; n <= 40; n += 1) publisher.publish(message(subject, n));
+    const result = await publisher.finish();
+    expect(result).toEqual({ published: 40, stored: 40, republished: 40, provenBy: 'read' });
+    // The acked republish was deduplicated, and the read republished nothing: each position is stored once.
+    expect(await storedMessageCount(jsm, STREAM_NAMES.events, subject)).toBe(40);
+    expect([...(await storedPositions(js, STREAM_NAMES.events, subject, HEADERS.seq))].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 40 }, (_, index) => index + 1),
+    );
+  });
+
   it('reports overflowing once more messages than its bound wait for confirmation', () => {
     const subject = eventsSubject('acme', 'st_bound');
-    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { checkpointEvery: 1_000_000, maxBuffered: 10 });
+    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq, checkpointEvery: 1_000_000, maxBuffered: 10 });
     for (let n = 1; n <= 10; n += 1) publisher.publish(message(subject, n));
     expect(publisher.overflowing).toBe(false);
     publisher.publish(message(subject, 11));

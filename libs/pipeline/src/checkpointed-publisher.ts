@@ -5,6 +5,7 @@ import { headersOfBlock } from './header-block.js';
 import { PublishError } from './publish-error.js';
 import { onConnectionChange, type ConnectionChange } from './reconnects.js';
 import { RetryLoop, type RetryDelays } from './retry-loop.js';
+import { missingPositions, storedPositions } from './stored-positions.js';
 
 /** How many messages a stream holds for one (literal) subject. */
 export async function storedMessageCount(jsm: JetStreamManager, streamName: string, subject: string): Promise<number> {
@@ -32,9 +33,20 @@ export interface FinishResult {
   readonly stored: number;
   /** Messages sent again with a JetStream ack because the stream did not hold them all. */
   readonly republished: number;
+  /**
+   * How the end was proven: `count`, the stream's per-subject count (the usual way, one request); `read`, the
+   * subject read to its end because the count stayed short after every kept message was acked (a server
+   * whose count disagrees with what it holds, see stored-positions.ts).
+   */
+  readonly provenBy: 'count' | 'read';
 }
 
 export interface CheckpointedPublisherOptions {
+  /**
+   * The header that carries a message's {@link OutgoingMessage.position} (an event's seq, a record's
+   * raw_seq): when a count cannot prove the end, the subject is read and this says which positions it holds.
+   */
+  readonly positionHeader: string;
   /** Try to confirm storage after this many unconfirmed messages (default 256). */
   readonly checkpointEvery?: number;
   /** Above this many unconfirmed messages the oldest are republished with acks (default 4096). */
@@ -64,6 +76,9 @@ export interface CheckpointedPublisherOptions {
 /** Acked republish rounds of {@link CheckpointedPublisher.finish} before a shortfall counts as lost for good. */
 const MAX_REPAIR_ROUNDS = 3;
 
+/** How many missing positions a {@link PublishError} names. */
+const NAMED_MISSING = 10;
+
 /** The default bound of {@link CheckpointedPublisherOptions.maxBuffered}: 16,384 messages per subject. */
 export const DEFAULT_MAX_BUFFERED = 16_384;
 
@@ -84,7 +99,9 @@ const ACKED_WINDOW = 256;
  * sees every message sent before it: a shortfall is a loss, never a server that is only behind. Checkpoints drop
  * confirmed messages from memory and republish what they prove lost; `finish()`, called after the subject's
  * last message, is exact: whatever is missing is republished with JetStream acks (a JetStream leader change
- * drops core publishes silently). If confirmations lag far
+ * drops core publishes silently), and a count that stays short of what JetStream acked is checked by reading
+ * the subject's positions, so a server that miscounts (nats-server 2.9.10 after a kill -9) neither fails the
+ * subject nor gets its stored messages republished past the duplicate window. If confirmations lag far
  * behind, the oldest messages are republished with acks, which bounds the memory kept per subject.
  */
 export class CheckpointedPublisher {
@@ -110,6 +127,7 @@ export class CheckpointedPublisher {
   /** When each unconfirmed message was published (ms), for the timed repair. */
   private readonly publishedAt = new WeakMap<OutgoingMessage, number>();
   private readonly barrierMaxAgeMs: number;
+  private readonly positionHeader: string;
   /** The newest message kept was published with an ack: JetStream has processed everything sent before it. */
   private newestAcked = false;
 
@@ -119,8 +137,9 @@ export class CheckpointedPublisher {
     private readonly jsm: JetStreamManager,
     private readonly streamName: string,
     private readonly subject: string,
-    options: CheckpointedPublisherOptions = {},
+    options: CheckpointedPublisherOptions,
   ) {
+    this.positionHeader = options.positionHeader;
     this.every = options.checkpointEvery ?? 256;
     this.maxUnconfirmed = options.maxUnconfirmed ?? 4_096;
     this.maxBuffered = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
@@ -195,7 +214,15 @@ export class CheckpointedPublisher {
     this.published = Math.max(this.published, message.position);
   }
 
-  /** Call after the subject's last message: proves every message stored, republishing what is missing. */
+  /**
+   * Call after the subject's last message: proves every message stored, republishing what is missing.
+   *
+   * The proof is the subject's count. When it falls short, every kept message is republished with an ack (a
+   * stored one comes back as a duplicate) and the count is taken again. If it is still short although
+   * JetStream acked them all, the count is not trusted alone: the subject is read to its end, and only the
+   * positions it really lacks are republished. A position that is missing and no longer kept in memory (a
+   * count had confirmed it, and the server lost it since) is lost for good: a {@link PublishError} names it.
+   */
   async finish(): Promise<FinishResult> {
     this.stopListening?.();
     // The end takes over a hold: every unconfirmed message (the held ones too) is republished in order below.
@@ -204,22 +231,37 @@ export class CheckpointedPublisher {
     this.holding = false;
     this.held = [];
     this.rethrowBackgroundError();
-    let republished = 0;
-    for (let round = 0; ; round += 1) {
-      const stored = await this.confirmedCount(sentAll || round > 0);
-      if (stored >= this.published) {
-        this.unconfirmed = [];
-        return { published: this.published, stored, republished };
-      }
-      // Some are missing (dropped core publishes, or lost by a server that crashed before writing them):
-      // republish every unconfirmed one with an ack, then count again. Nothing is forgotten before the count.
-      // Still missing after rounds of acked republishes: messages a count had confirmed are gone from the store.
-      if (this.unconfirmed.length === 0 || round >= MAX_REPAIR_ROUNDS) {
-        throw new PublishError('not_stored', `${this.subject}: ${String(this.published - stored)} of ${String(this.published)} messages are not stored`);
-      }
-      await this.sendAll(this.unconfirmed);
-      republished += this.unconfirmed.length;
+    const counted = await this.confirmedCount(sentAll);
+    if (counted >= this.published) return this.finished(counted, 0, 'count');
+    // Some are missing (dropped core publishes, or lost by a server that crashed before writing them).
+    let republished = this.unconfirmed.length;
+    await this.sendAll(this.unconfirmed);
+    for (let round = 1; ; round += 1) {
+      const stored = await this.confirmedCount();
+      if (stored >= this.published) return this.finished(stored, republished, 'count');
+      const present = await this.retrying.run(`${this.subject}: reading the stored positions`, () =>
+        storedPositions(this.js, this.streamName, this.subject, this.positionHeader),
+      );
+      const missing = missingPositions(present, this.published);
+      if (missing.length === 0) return this.finished(this.published, republished, 'read');
+      const kept = this.unconfirmed.filter((message) => !present.has(message.position));
+      const keptPositions = new Set(kept.map((message) => message.position));
+      const gone = missing.filter((position) => !keptPositions.has(position));
+      if (gone.length > 0 || round >= MAX_REPAIR_ROUNDS) throw this.notStored(gone.length > 0 ? gone : missing, gone.length > 0);
+      await this.sendAll(kept);
+      republished += kept.length;
     }
+  }
+
+  private finished(stored: number, republished: number, provenBy: FinishResult['provenBy']): FinishResult {
+    this.unconfirmed = [];
+    return { published: this.published, stored, republished, provenBy };
+  }
+
+  private notStored(missing: readonly number[], forgotten: boolean): PublishError {
+    const named = missing.slice(0, NAMED_MISSING).join(', ') + (missing.length > NAMED_MISSING ? ', ...' : '');
+    const why = forgotten ? 'confirmed once and no longer kept, so they cannot be republished' : `still missing after ${String(MAX_REPAIR_ROUNDS)} acked republish rounds`;
+    return new PublishError('not_stored', `${this.subject}: ${String(missing.length)} of ${String(this.published)} messages are not stored (positions ${named}): ${why}`);
   }
 
   /**

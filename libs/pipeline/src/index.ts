@@ -17,6 +17,7 @@ export {
   type OutgoingMessage,
 } from './checkpointed-publisher.js';
 export { PublishError } from './publish-error.js';
+export { missingPositions, storedPositions } from './stored-positions.js';
 export { RetryLoop, type RetryDelays } from './retry-loop.js';
 export { OrderedReader, type OrderedReaderOptions } from './ordered-reader.js';
 export { headerValues } from './header-values.js';

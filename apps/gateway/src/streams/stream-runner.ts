@@ -4,6 +4,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, TraceRecorder, createProviderAdapter, parseSseRecord, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
 import { CheckpointedPublisher, TraceMessageEncoder, toNatsHeaders, type OutgoingMessage } from '@llm-stream/pipeline';
 import {
+  HEADERS,
   STREAM_NAMES,
   encodeWorkItem,
   rawSubject,
@@ -91,7 +92,9 @@ export class StreamRunner {
       { stream_id: spec.streamId, tenant: spec.tenant, provider: spec.provider, model: spec.plan.model },
       deps.traceHeaders,
     );
-    this.publisher = new CheckpointedPublisher(deps.nc, deps.js, deps.jsm, STREAM_NAMES.raw, rawSubject(spec.tenant, spec.streamId));
+    this.publisher = new CheckpointedPublisher(deps.nc, deps.js, deps.jsm, STREAM_NAMES.raw, rawSubject(spec.tenant, spec.streamId), {
+      positionHeader: HEADERS.rawSeq,
+    });
     // Settled by start(), not created there: whoever awaits the runner before it starts (the registry) must
     // not see a stream that has already finished.
     this.finishedPromise = new Promise((resolve) => {

@@ -153,7 +153,7 @@ export class StreamWorker {
     // Tried until NATS answers: a restart of the server costs time, never the stream.
     const alreadyStored = await this.retrying.run(`${subject}: stored seqs`, () => storedSeqs(js, jsm, subject));
     observer.started(this.observed, alreadyStored.size);
-    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject);
+    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq });
     const session = new NormalizerSession({ createAdapter: createProviderAdapter, unknownEvents: this.deps.unknownEvents });
     const encoder = new EventMessageEncoder(this.item.tenant, this.item.stream_id, headersForSpan(this.span));
     const interval = this.deps.workingIntervalMs;
