@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NormalizerSession } from '@llm-stream/adapters';
+import type { FinishResult } from '@llm-stream/pipeline';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { AttemptSummary } from '../upstream/upstream-attempt.js';
@@ -32,6 +33,16 @@ export class StreamObserverService implements RunnerObserver {
       stream_id: spec.streamId,
       trace_id: spec.traceId,
       error: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  stored(spec: StreamSpec, result: FinishResult): void {
+    if (result.provenBy === 'count') return;
+    this.logger.warn('NATS counts fewer raw trace records than it holds: proven stored by reading them', {
+      stream_id: spec.streamId,
+      trace_id: spec.traceId,
+      records: result.published,
+      republished: result.republished,
     });
   }
 

@@ -2,7 +2,7 @@ import type { Span } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, TraceRecorder, createProviderAdapter, parseSseRecord, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
-import { CheckpointedPublisher, TraceMessageEncoder, toNatsHeaders, type OutgoingMessage } from '@llm-stream/pipeline';
+import { CheckpointedPublisher, TraceMessageEncoder, toNatsHeaders, type FinishResult, type OutgoingMessage } from '@llm-stream/pipeline';
 import {
   HEADERS,
   STREAM_NAMES,
@@ -44,6 +44,8 @@ export interface RunnerObserver {
   failed(spec: StreamSpec, error: unknown): void;
   /** JetStream confirmed none of the stream's records while more than the publisher's bound waited: it ends now. */
   backlogged(spec: StreamSpec, unconfirmed: number): void;
+  /** The whole raw trace is proven stored (`result.provenBy`: how; a `read` means the server miscounted it). */
+  stored(spec: StreamSpec, result: FinishResult): void;
 }
 
 export interface StreamRunnerDeps {
@@ -220,7 +222,7 @@ export class StreamRunner {
       if (!willRetry) break;
       await this.backoff(attempt, summary.retryAfterMs);
     }
-    await this.publisher.finish();
+    this.deps.observer.stored(this.spec, await this.publisher.finish());
   }
 
   /** Exponential backoff with jitter; a Retry-After is honored up to RETRY_MAX_DELAY_MS. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ContractEvent, WorkItem } from '@llm-stream/contract';
+import type { FinishResult } from '@llm-stream/pipeline';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { NormalizerMetrics } from '../metrics/normalizer-metrics.js';
 import type { ObservedStream, StreamObserver } from './stream-worker.js';
@@ -56,6 +57,14 @@ export class StreamObserverService implements StreamObserver {
   badRecord(stream: ObservedStream, reason: string): void {
     this.metrics.badRecords.inc();
     this.log(stream).warn('raw trace record skipped', { reason });
+  }
+
+  stored(stream: ObservedStream, result: FinishResult): void {
+    if (result.provenBy === 'count') return;
+    this.log(stream).warn('NATS counts fewer events than it holds: proven stored by reading them', {
+      events: result.published,
+      republished: result.republished,
+    });
   }
 
   gatewayLost(stream: ObservedStream): void {

@@ -12,6 +12,7 @@ import {
   storedMessageCount,
   toNatsHeaders,
   toLogMessage,
+  type FinishResult,
   type LogMessage,
   type LogPosition,
 } from '@llm-stream/pipeline';
@@ -45,6 +46,8 @@ export interface StreamObserver {
   badRecord(stream: ObservedStream, reason: string): void;
   gatewayLost(stream: ObservedStream): void;
   finished(stream: ObservedStream, outcome: 'ended' | 'handed_over' | 'abandoned'): void;
+  /** Every event is proven stored (`result.provenBy`: how; a `read` means the server miscounted them). */
+  stored(stream: ObservedStream, result: FinishResult): void;
 }
 
 export interface StreamWorkerDeps {
@@ -230,7 +233,7 @@ export class StreamWorker {
       }
       return;
     }
-    await publisher.finish();
+    observer.stored(this.observed, await publisher.finish());
     // The ack that releases the item, confirmed; a redelivery meanwhile is acked instead (see redelivered()).
     await this.retrying.run(`${this.item.stream_id}: work item ack`, () => this.workMessage.ackAck());
     this.endSpan();
