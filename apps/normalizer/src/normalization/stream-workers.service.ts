@@ -114,7 +114,15 @@ export class StreamWorkersService implements OnApplicationBootstrap, BeforeAppli
       // Delivered again: its holder may be alive on another replica (its progress was lost while NATS was
       // away). Asked without blocking the consumer; the answer decides who runs the stream.
       this.asking.add(item.stream_id);
+      // The question may take longer than the ack wait: the delivery is kept in progress meanwhile. Left to
+      // lapse, it went to a third replica, which asked the same question and, by the time nobody had answered,
+      // found the stream finished by the first one and took it over a second time.
+      message.working();
+      const keepInProgress = setInterval(() => {
+        message.working();
+      }, workingIntervalMs(this.config));
       void isHeldElsewhere(this.nc, workHolderSubject(item.stream_id), HOLDER_QUERY_TIMEOUT_MS).then((heldElsewhere) => {
+        clearInterval(keepInProgress);
         this.asking.delete(item.stream_id);
         if (heldElsewhere) {
           // Its holder's progress thread keeps it in progress (JetStream applies +WPI by stream sequence): the
