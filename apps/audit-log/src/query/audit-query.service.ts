@@ -58,13 +58,11 @@ export class AuditQueryService {
     const fullTruth = seesFullTruth(principal);
     if (page === undefined) {
       const raw = await this.withStore(() => this.readRaw(principal.tenant, streamId));
-      if (fullTruth) return raw;
-      const events = raw.records.flatMap((entry) => entry.events);
-      return { ...raw, records: projectRawEntries(raw.records, { events, result: assemble(events) }) };
+      return fullTruth ? raw : withheld(raw, raw.records.flatMap((entry) => entry.events));
     }
     // What a frame of a page may not show depends on the whole stream's reasoning: its stored events, read beside the page.
     const [raw, events] = await this.withStore(() => Promise.all([this.readRawPage(principal.tenant, streamId, page), fullTruth ? [] : this.storedEvents(streamId)]));
-    return fullTruth ? raw : { ...raw, records: projectRawEntries(raw.records, { events, result: assemble(events) }) };
+    return fullTruth ? raw : withheld(raw, events);
   }
 
   verify(tenant: string, streamId: string): Promise<VerifyReport> {
@@ -102,7 +100,7 @@ export class AuditQueryService {
 
   private async readDetail(tenant: string, streamId: string): Promise<StreamDetail> {
     // Both reads at once (one round trip of latency); the events are returned only if the tenant owns the stream.
-    const [stored, rows] = await Promise.all([this.requireStream(tenant, streamId), isValidStreamId(streamId) ? this.repository.events(streamId) : []]);
+    const [stored, rows] = await Promise.all([this.requireStream(tenant, streamId), ofValidStream(streamId, () => this.repository.events(streamId))]);
     const events = rows.map((row) => JSON.parse(row.body) as ContractEvent);
     const result = assemble(events);
     return {
@@ -119,8 +117,8 @@ export class AuditQueryService {
   private async readRaw(tenant: string, streamId: string): Promise<RawTrace> {
     const [, records, storedEvents] = await Promise.all([
       this.requireStream(tenant, streamId),
-      isValidStreamId(streamId) ? this.repository.rawRecords(streamId) : [],
-      isValidStreamId(streamId) ? this.repository.events(streamId) : [],
+      ofValidStream(streamId, () => this.repository.rawRecords(streamId)),
+      ofValidStream(streamId, () => this.repository.events(streamId)),
     ]);
     const replayed = replayRawTrace(records);
     const entries = replayed.map(rawTraceEntry);
@@ -145,7 +143,7 @@ export class AuditQueryService {
    */
   private async readRawPage(tenant: string, streamId: string, page: { readonly afterJsSeq: number; readonly limit: number }): Promise<RawTrace> {
     const cursor = this.cursors.take(streamId, page.afterJsSeq);
-    const [, records] = await Promise.all([this.requireStream(tenant, streamId), isValidStreamId(streamId) ? this.repository.rawRecords(streamId, cursor.lastJsSeq) : []]);
+    const [, records] = await Promise.all([this.requireStream(tenant, streamId), ofValidStream(streamId, () => this.repository.rawRecords(streamId, cursor.lastJsSeq))]);
     const replayed = replayPage(cursor, records, page.afterJsSeq, page.limit);
     this.cursors.put(streamId, cursor);
     return {
@@ -156,12 +154,12 @@ export class AuditQueryService {
   }
 
   private async storedEvents(streamId: string): Promise<ContractEvent[]> {
-    const rows = isValidStreamId(streamId) ? await this.repository.events(streamId) : [];
+    const rows = await ofValidStream(streamId, () => this.repository.events(streamId));
     return rows.map((row) => JSON.parse(row.body) as ContractEvent);
   }
 
   private async readVerify(tenant: string, streamId: string): Promise<VerifyReport> {
-    const [stored, rows] = await Promise.all([this.requireStream(tenant, streamId), isValidStreamId(streamId) ? this.repository.events(streamId) : []]);
+    const [stored, rows] = await Promise.all([this.requireStream(tenant, streamId), ofValidStream(streamId, () => this.repository.events(streamId))]);
     const values = rows.map((row): unknown => {
       try {
         return JSON.parse(row.body) as unknown;
@@ -191,6 +189,19 @@ export class AuditQueryService {
     if (stored === undefined) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `no stream ${streamId}`);
     return stored;
   }
+}
+
+/**
+ * The rows `read` returns for a well-formed stream id, none for another: each read runs beside requireStream,
+ * which answers 404 for such an id, so the store is never asked about it.
+ */
+async function ofValidStream<T>(streamId: string, read: () => Promise<readonly T[]>): Promise<readonly T[]> {
+  return isValidStreamId(streamId) ? read() : [];
+}
+
+/** A raw trace as a key that may not see reasoning gets it, given the stream's events. */
+function withheld(raw: RawTrace, events: readonly ContractEvent[]): RawTrace {
+  return { ...raw, records: projectRawEntries(raw.records, { events, result: assemble(events) }) };
 }
 
 /** A replayed record as the raw route shows it: a frame's exact text, or another record's fields. */
