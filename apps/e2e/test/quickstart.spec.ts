@@ -6,7 +6,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { STREAM_NAMES } from '@llm-stream/contract';
 import { parseNatsCredentials } from '@llm-stream/pipeline';
-import { getFreePort, repoRoot, startNatsServer, startProcess, type ManagedProcess, type NatsServerHandle } from '@llm-stream/testing';
+import { getFreePort, repoRoot, startNatsServer, startProcess, type ManagedProcess, type NatsServerHandle, type ProcessExit } from '@llm-stream/testing';
 
 /**
  * `npm start` as a new user meets it: it fails fast with the cause (and the failing service's last log lines),
@@ -105,6 +105,7 @@ describe('the quick start', () => {
   it('starts its own NATS with authorization on, provisioned, and prints how a backend of the demo tenant connects', async () => {
     const natsUrl = `nats://127.0.0.1:${String(await getFreePort())}`;
     const start = launch('quickstart', 'start.mjs', { ...portEnv(await freePorts()), QUICKSTART_DIR: state, NATS_URL: natsUrl });
+    let stopped: ProcessExit | undefined;
     try {
       await start.waitForLine(/^\[start\] ready \(services on 127\.0\.0\.1; logs in /, 120_000);
       await start.waitForLine(/as user backend-demo, its$/, 10_000);
@@ -135,8 +136,10 @@ describe('the quick start', () => {
         await nc.close();
       }
     } finally {
-      expect(await start.stop('SIGINT', 20_000)).toEqual({ code: 0, signal: null });
+      // Asserted after the block: an expectation here would replace the error that failed the test.
+      stopped = await start.stop('SIGINT', 20_000);
     }
+    expect({ exit: stopped, output: start.describe() }).toEqual({ exit: { code: 0, signal: null }, output: expect.any(String) });
     expect(readFileSync(join(state, 'logs', 'nats-server.log'), 'utf8')).not.toMatch(/Violation - User "(gateway|normalizer|audit-log)"/);
   }, 180_000);
 
@@ -144,11 +147,13 @@ describe('the quick start', () => {
     nats = await startNatsServer();
     const ports = await freePorts();
     const start = launch('quickstart', 'start.mjs', { ...portEnv(ports), QUICKSTART_DIR: state, NATS_URL: nats.url });
+    let stopped: ProcessExit | undefined;
     try {
       await start.waitForLine(/^\[start\] ready \(services on 127\.0\.0\.1; logs in /, 120_000);
     } finally {
-      expect(await start.stop('SIGINT', 20_000)).toEqual({ code: 0, signal: null });
+      stopped = await start.stop('SIGINT', 20_000);
     }
+    expect({ exit: stopped, output: start.describe() }).toEqual({ exit: { code: 0, signal: null }, output: expect.any(String) });
     expect(start.lines.join('\n')).toContain(`[start] using the NATS server at ${nats.url}`);
     expect(readdirSync(join(state, 'logs')).sort()).toEqual(['audit-log.log', 'gateway.log', 'normalizer.log', 'replay-provider.log']);
     expect(await streamNames(nats.url)).toEqual(['LLM_EVENTS', 'LLM_RAW', 'LLM_WORK']);

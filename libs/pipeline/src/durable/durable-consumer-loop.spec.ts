@@ -288,6 +288,10 @@ describe('DurableConsumerLoop (real nats-server with JetStream)', () => {
     await loop.start();
     for (const text of texts(1, 3)) await publish(subject, text);
     await waitFor(() => handled.length === 1, { description: 'the first in hand' });
+    // All three delivered before the stop. One the server sends while the consume closes is dropped by the
+    // closing subscription and comes back only after the ack wait (nats.js cannot cancel a pull in flight).
+    // The consumer's info arrives on the same connection after the deliveries it counts.
+    await waitFor(async () => (await unsettled(stream)).ackPending === 3, { description: 'all three delivered' });
     const stopped = loop.stop();
     release();
     await stopped;

@@ -36,7 +36,9 @@ const DEFAULT_PULL_AHEAD = 32;
  * consume broke is redelivered after the ack wait (at least once, never lost).
  *
  * `stop()` stops taking: the message (or batch) in hand finishes and is settled, what was received and not
- * handled goes back to JetStream (nak) for another instance.
+ * handled goes back to JetStream (nak) for another instance. A message the server was sending as the consume
+ * closed is dropped with the subscription (a pull in flight cannot be cancelled): JetStream redelivers it
+ * after the ack wait, late but not lost.
  */
 export class DurableConsumerLoop {
   private readonly delivery: MessageDelivery;
