@@ -4,6 +4,7 @@ import { HEADERS, STREAM_NAMES, eventsSubject } from '@llm-stream/contract';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
 import { CheckpointedPublisher, storedMessageCount, type OutgoingMessage } from './checkpointed-publisher.js';
 import { headerBlock } from './header-block.js';
+import { toNatsHeaders } from './nats-headers.js';
 import { ensurePipelineStreams } from './pipeline-streams.js';
 import { storedPositions } from './stored-positions.js';
 
@@ -169,6 +170,22 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
     expect([...(await storedPositions(js, STREAM_NAMES.events, subject, HEADERS.seq))].sort((a, b) => a - b)).toEqual(
       Array.from({ length: 40 }, (_, index) => index + 1),
     );
+  });
+
+  it('proves the end by reading when asked, so a message of another writer cannot hide a lost one', async () => {
+    // A gateway whose lease may have lapsed: a normalizer may have added gateway.lost (position 0) to its raw
+    // trace. Here position 5 is dropped (too large for the stream until it is raised), and a foreign message
+    // makes the count come out right.
+    const subject = 'test.foreign.st_foreign';
+    await jsm.streams.add({ name: 'TEST_FOREIGN', subjects: ['test.foreign.>'], max_msg_size: 512 });
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_FOREIGN', subject, { positionHeader: HEADERS.seq, checkpointEvery: 1_000 });
+    for (let n = 1; n <= 8; n += 1) publisher.publish(n === 5 ? { ...message(subject, n), data: JSON.stringify({ n, padding: 'x'.repeat(1_024) }) } : message(subject, n));
+    await js.publish(subject, JSON.stringify({ foreign: true }), { msgID: `${subject}:foreign`, headers: toNatsHeaders({ [HEADERS.seq]: '0' }) });
+    await jsm.streams.update('TEST_FOREIGN', { max_msg_size: -1 });
+    expect(await storedMessageCount(jsm, 'TEST_FOREIGN', subject)).toBe(8);
+    expect(await publisher.finish({ proveByReading: true })).toEqual({ published: 8, stored: 8, republished: 1, provenBy: 'read' });
+    expect([...(await storedPositions(js, 'TEST_FOREIGN', subject, HEADERS.seq))].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(await storedMessageCount(jsm, 'TEST_FOREIGN', subject)).toBe(9);
   });
 
   it('reports overflowing once more messages than its bound wait for confirmation', () => {

@@ -35,10 +35,21 @@ export interface FinishResult {
   readonly republished: number;
   /**
    * How the end was proven: `count`, the stream's per-subject count (the usual way, one request); `read`, the
-   * subject read to its end because the count stayed short after every kept message was acked (a server
-   * whose count disagrees with what it holds, see stored-positions.ts).
+   * subject read to its end, because the count stayed short after every kept message was acked (a server
+   * whose count disagrees with what it holds, see stored-positions.ts) or because the caller asked for it
+   * ({@link FinishOptions.proveByReading}).
    */
   readonly provenBy: 'count' | 'read';
+}
+
+export interface FinishOptions {
+  /**
+   * Prove the end by reading the subject's positions, not by its count: for a subject another writer may
+   * have added a message to (the normalizer's gateway.lost in a raw trace, after this gateway's lease may
+   * have lapsed). That message counts like one of the publisher's, so one lost message would make the count
+   * come out right; the positions cannot be fooled so. Costs a read of the subject's headers.
+   */
+  readonly proveByReading?: boolean;
 }
 
 export interface CheckpointedPublisherOptions {
@@ -222,8 +233,10 @@ export class CheckpointedPublisher {
    * JetStream acked them all, the count is not trusted alone: the subject is read to its end, and only the
    * positions it really lacks are republished. A position that is missing and no longer kept in memory (a
    * count had confirmed it, and the server lost it since) is lost for good: a {@link PublishError} names it.
+   * With {@link FinishOptions.proveByReading} the subject is read at once, after the barrier, and only what it
+   * lacks is republished.
    */
-  async finish(): Promise<FinishResult> {
+  async finish(options: FinishOptions = {}): Promise<FinishResult> {
     this.stopListening?.();
     // The end takes over a hold: every unconfirmed message (the held ones too) is republished in order below.
     // Held messages were never sent: none of them may go ahead of the others as a barrier.
@@ -232,13 +245,19 @@ export class CheckpointedPublisher {
     this.held = [];
     this.rethrowBackgroundError();
     const counted = await this.confirmedCount(sentAll);
-    if (counted >= this.published) return this.finished(counted, 0, 'count');
-    // Some are missing (dropped core publishes, or lost by a server that crashed before writing them).
-    let republished = this.unconfirmed.length;
-    await this.sendAll(this.unconfirmed);
+    const reading = options.proveByReading === true;
+    if (!reading && counted >= this.published) return this.finished(counted, 0, 'count');
+    let republished = 0;
+    if (!reading) {
+      // Some are missing (dropped core publishes, or lost by a server that crashed before writing them).
+      republished = this.unconfirmed.length;
+      await this.sendAll(this.unconfirmed);
+    }
     for (let round = 1; ; round += 1) {
-      const stored = await this.confirmedCount();
-      if (stored >= this.published) return this.finished(stored, republished, 'count');
+      if (!reading) {
+        const stored = await this.confirmedCount();
+        if (stored >= this.published) return this.finished(stored, republished, 'count');
+      }
       const present = await this.retrying.run(`${this.subject}: reading the stored positions`, () =>
         storedPositions(this.js, this.streamName, this.subject, this.positionHeader),
       );
