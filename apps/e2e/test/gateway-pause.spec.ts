@@ -5,12 +5,19 @@ const STREAMS = 40;
 const LEASE_TIMEOUT_MS = 3_000;
 /** Shorter than the lease timeout: the gateway is slow (stopped), not gone. */
 const PAUSE_MS = 2_000;
+/** Half the default: the pause leaves a gap of more than two intervals in the renewals the server heard. */
+const LEASE_INTERVAL_MS = 500;
+const READ_PROOF = 'raw trace proven stored by reading it';
 
 describe(`a gateway stopped (SIGSTOP) for ${String(PAUSE_MS / 1000)} s, less than the ${String(LEASE_TIMEOUT_MS / 1000)} s lease timeout`, () => {
   let pipeline: Pipeline;
 
   beforeAll(async () => {
-    pipeline = await startPipeline({ gateways: 2, normalizerEnv: { GATEWAY_LEASE_TIMEOUT_MS: String(LEASE_TIMEOUT_MS) } });
+    pipeline = await startPipeline({
+      gateways: 2,
+      gatewayEnv: { LEASE_INTERVAL_MS: String(LEASE_INTERVAL_MS) },
+      normalizerEnv: { GATEWAY_LEASE_TIMEOUT_MS: String(LEASE_TIMEOUT_MS) },
+    });
   });
 
   afterAll(async () => {
@@ -37,5 +44,11 @@ describe(`a gateway stopped (SIGSTOP) for ${String(PAUSE_MS / 1000)} s, less tha
     for (const normalizer of pipeline.normalizers) {
       expect(normalizer.process.lines.filter((line) => line.includes('gateway lease expired'))).toStrictEqual([]);
     }
+    // The paused gateway's lease went unheard for longer than two intervals: a normalizer could have appended
+    // gateway.lost, so its open streams prove their raw traces by reading them, not by a count that would
+    // take that record for one of the gateway's. The other gateway's lease was heard throughout.
+    const readProofs = pipeline.gateways.map((gateway) => gateway.process.lines.filter((line) => line.includes(READ_PROOF)).length);
+    expect(readProofs[0]).toBeGreaterThan(0);
+    expect(readProofs[1]).toBe(0);
   }, 120_000);
 });

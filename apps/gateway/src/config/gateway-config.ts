@@ -126,7 +126,9 @@ export class GatewayConfig extends ServiceConfig {
   @Max(3_600_000)
   CLIENT_GRACE_MS = 10_000;
 
-  /** How often this instance renews its liveness lease; normalizers end the streams of a gateway whose lease expired. */
+  /**
+   * How often this instance renews its liveness lease; normalizers end the streams of a gateway whose lease expired. A normalizer's `GATEWAY_LEASE_TIMEOUT_MS` must be longer than two intervals: a stream during which the renewals went unheard that long proves its raw trace stored by reading it (docs/pipeline.md).
+   */
   @Type(() => Number)
   @IsInt()
   @Min(100)

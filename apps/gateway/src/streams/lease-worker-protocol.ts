@@ -14,6 +14,17 @@ export interface LeaseWorkerData {
   readonly mainStallMs: number;
 }
 
+/** The worker's word after each renewal the server confirmed (a flush after the publish answered). */
+export interface LeaseHeard {
+  readonly kind: 'heard';
+  /** When the confirmation arrived (ms, Date.now). */
+  readonly at: number;
+}
+
+export function isLeaseHeard(message: unknown): message is LeaseHeard {
+  return typeof message === 'object' && message !== null && (message as { kind?: unknown }).kind === 'heard' && typeof (message as { at?: unknown }).at === 'number';
+}
+
 /** The main thread's beat (one per lease interval): it is alive, and how many streams it holds. */
 export interface MainThreadBeat {
   readonly openStreams: number;

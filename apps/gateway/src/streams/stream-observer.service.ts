@@ -36,8 +36,17 @@ export class StreamObserverService implements RunnerObserver {
     });
   }
 
-  stored(spec: StreamSpec, result: FinishResult): void {
+  stored(spec: StreamSpec, result: FinishResult, leaseInDoubt: boolean): void {
     if (result.provenBy === 'count') return;
+    if (leaseInDoubt) {
+      this.logger.info('the lease may have lapsed while the stream ran (a normalizer may have added gateway.lost): raw trace proven stored by reading it', {
+        stream_id: spec.streamId,
+        trace_id: spec.traceId,
+        records: result.published,
+        republished: result.republished,
+      });
+      return;
+    }
     this.logger.warn('NATS counts fewer raw trace records than it holds: proven stored by reading them', {
       stream_id: spec.streamId,
       trace_id: spec.traceId,

@@ -60,6 +60,11 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     return admit(this.limits, this.runners.size, this.lag.lagMs);
   }
 
+  /** True when a normalizer may have declared this instance lost at some time since `since` (ms). */
+  leaseMayHaveLapsedSince(since: number): boolean {
+    return this.lease.mayHaveLapsedSince(since);
+  }
+
   local(streamId: string): StreamRunner | undefined {
     return this.runners.get(streamId);
   }

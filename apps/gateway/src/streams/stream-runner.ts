@@ -44,8 +44,11 @@ export interface RunnerObserver {
   failed(spec: StreamSpec, error: unknown): void;
   /** JetStream confirmed none of the stream's records while more than the publisher's bound waited: it ends now. */
   backlogged(spec: StreamSpec, unconfirmed: number): void;
-  /** The whole raw trace is proven stored (`result.provenBy`: how; a `read` means the server miscounted it). */
-  stored(spec: StreamSpec, result: FinishResult): void;
+  /**
+   * The whole raw trace is proven stored (`result.provenBy`: how). `leaseInDoubt`: it was read because this
+   * instance's lease may have lapsed meanwhile; otherwise a `read` means the server miscounted it.
+   */
+  stored(spec: StreamSpec, result: FinishResult, leaseInDoubt: boolean): void;
 }
 
 export interface StreamRunnerDeps {
@@ -63,6 +66,11 @@ export interface StreamRunnerDeps {
   readonly observer: RunnerObserver;
   /** Every provider key the gateway knows: applied to each record before it is stamped and published. */
   readonly redactor: SecretRedactor;
+  /**
+   * True when a normalizer may have declared this instance lost since `since` (its lease went unheard): then
+   * the raw trace may hold that normalizer's gateway.lost, and its end is proven by reading, not by a count.
+   */
+  readonly leaseMayHaveLapsedSince: (since: number) => boolean;
 }
 
 /**
@@ -84,11 +92,13 @@ export class StreamRunner {
   private quietSince = 0;
   private readonly finishedPromise: Promise<void>;
   private markFinished: () => void = () => undefined;
+  private readonly createdAt: number;
 
   constructor(
     readonly spec: StreamSpec,
     private readonly deps: StreamRunnerDeps,
   ) {
+    this.createdAt = deps.clock();
     this.recorder = new TraceRecorder(deps.clock);
     this.encoder = new TraceMessageEncoder(
       { stream_id: spec.streamId, tenant: spec.tenant, provider: spec.provider, model: spec.plan.model },
@@ -222,7 +232,8 @@ export class StreamRunner {
       if (!willRetry) break;
       await this.backoff(attempt, summary.retryAfterMs);
     }
-    this.deps.observer.stored(this.spec, await this.publisher.finish());
+    const leaseInDoubt = this.deps.leaseMayHaveLapsedSince(this.createdAt);
+    this.deps.observer.stored(this.spec, await this.publisher.finish({ proveByReading: leaseInDoubt }), leaseInDoubt);
   }
 
   /** Exponential backoff with jitter; a Retry-After is honored up to RETRY_MAX_DELAY_MS. */
