@@ -172,6 +172,27 @@ describe('check: each defect is found (each check can fail)', () => {
     const notSlowed = withDefect((r) => (clientOf(r, 1).slowReader = true), cleanRun(3, [window]));
     expect(check(notSlowed).ok).toBe(true);
   });
+
+  it("a stall while an overload burst's streams still run is the burst's, not the slow reader's", () => {
+    const window = { kind: 'slow-reader' as const, target: 'sc_1', startedAt: T0 + 50, endedAt: T0 + 30_050, detail: '' };
+    // The burst's record ends when its last stream started (T0 + 10); that stream runs until T0 + 6_000.
+    const burst = { kind: 'overload' as const, target: 'gateways', startedAt: T0, endedAt: T0 + 10, detail: '' };
+    // Client 2 waits 4 s for its fourth event, from `from` on.
+    const stalledAt = (from: number) => (r: Mutable<RecordedRun>) => {
+      clientOf(r, 1).slowReader = true;
+      clientOf(r, 3).burst = true;
+      clientOf(r, 3).endedAt = T0 + 6_000;
+      const events = clientOf(r, 2).events;
+      clientOf(r, 2).events = events.map((event, n) => ({ ...event, at: n < 2 ? event.at : n === 2 ? T0 + from : T0 + from + 4_000 + n * 20 }));
+      clientOf(r, 2).endedAt = T0 + from + 4_200;
+    };
+    const duringBurst = check(withDefect(stalledAt(100), cleanRun(3, [burst, window])));
+    expect(duringBurst.findings).toStrictEqual([]);
+    expect(duringBurst.stalls.streams).toBe(0);
+    // The same stall after the burst's last stream ended is the slow reader's, and says when it began.
+    const afterBurst = check(withDefect(stalledAt(7_000), cleanRun(3, [burst, window])));
+    expect(afterBurst.findings).toStrictEqual([{ key: 'sc_2', streamId: 'st_2', check: 'slowed-by-slow-reader', detail: '4060 ms without an event, from t=7.0 s' }]);
+  });
 });
 
 describe('check: figures', () => {
