@@ -244,17 +244,26 @@ export class CheckpointedPublisher {
     this.holding = false;
     this.held = [];
     this.rethrowBackgroundError();
-    const counted = await this.confirmedCount(sentAll);
-    const reading = options.proveByReading === true;
-    if (!reading && counted >= this.published) return this.finished(counted, 0, 'count');
-    let republished = 0;
-    if (!reading) {
-      // Some are missing (dropped core publishes, or lost by a server that crashed before writing them).
-      republished = this.unconfirmed.length;
-      await this.sendAll(this.unconfirmed);
+    if (options.proveByReading === true) {
+      await this.barrier(sentAll);
+      return this.repairUntilStored(0, false);
     }
+    const counted = await this.confirmedCount(sentAll);
+    if (counted >= this.published) return this.finished(counted, 0, 'count');
+    // Some are missing (dropped core publishes, or lost by a server that crashed before writing them).
+    await this.sendAll(this.unconfirmed);
+    return this.repairUntilStored(this.unconfirmed.length, true);
+  }
+
+  /**
+   * Rounds of proof and repair after every kept message was sent: the count proves the subject stored when
+   * `countMayProve` and it is whole; otherwise the subject's positions are read and the kept messages it lacks
+   * are republished with acks, up to {@link MAX_REPAIR_ROUNDS} times.
+   */
+  private async repairUntilStored(republishedBefore: number, countMayProve: boolean): Promise<FinishResult> {
+    let republished = republishedBefore;
     for (let round = 1; ; round += 1) {
-      if (!reading) {
+      if (countMayProve) {
         const stored = await this.confirmedCount();
         if (stored >= this.published) return this.finished(stored, republished, 'count');
       }
@@ -328,17 +337,26 @@ export class CheckpointedPublisher {
    * as loss and set off acked republishes of messages that were only queued, which loaded the server more.
    * JetStream answers an acked publish only after the messages the same connection sent before it, so the
    * newest message is sent again with an ack first (a duplicate it drops, or the repair of a lost one).
-   * `barrier: false`: some kept messages were never sent (a hold), which must not be stored before the
+   * `sendNewest: false`: some kept messages were never sent (a hold), which must not be stored before the
    * ones ahead of them; the count then follows a flush only.
    */
-  private confirmedCount(barrier = true): Promise<number> {
+  private async confirmedCount(sendNewest = true): Promise<number> {
+    await this.barrier(sendNewest);
+    return this.retrying.run(`${this.subject}: storage check`, () => storedMessageCount(this.jsm, this.streamName, this.subject));
+  }
+
+  /**
+   * The wait before a count or a read of the subject: the newest message sent again with an ack, answered
+   * once JetStream has processed everything sent before it (see confirmedCount); a flush only when
+   * `sendNewest` is false or the newest is older than `barrierMaxAgeMs`.
+   */
+  private barrier(sendNewest: boolean): Promise<void> {
     flushDeferredPublishes();
-    const newest = barrier && !this.newestAcked ? this.unconfirmed.at(-1) : undefined;
+    const newest = sendNewest && !this.newestAcked ? this.unconfirmed.at(-1) : undefined;
     const fresh = newest !== undefined && Date.now() - (this.publishedAt.get(newest) ?? 0) < this.barrierMaxAgeMs;
-    return this.retrying.run(`${this.subject}: storage check`, async () => {
+    return this.retrying.run(`${this.subject}: storage barrier`, async () => {
       if (fresh) await this.publishWithAck(newest);
       else await this.nc.flush();
-      return storedMessageCount(this.jsm, this.streamName, this.subject);
     });
   }
 
