@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorkerThread } from '@llm-stream/pipeline';
 import { LeaseGaps } from './lease-gaps.js';
-import { MAIN_STALL_MS, isLeaseHeard, type LeaseWorkerData, type MainThreadBeat } from './lease-worker-protocol.js';
+import { MAIN_STALL_MS, type LeaseWorkerData, type LeaseWorkerMessage, type MainThreadBeat } from './lease-worker-protocol.js';
 
 /**
  * Starts the lease worker (lease-worker.ts) and beats for the main thread; `stop()` ends the lease. It keeps
@@ -20,9 +20,13 @@ export class LeaseRenewer {
     this.gaps = new LeaseGaps(2 * settings.intervalMs);
   }
 
-  /** True when a normalizer may have declared this instance lost at some time since `since` (ms). */
-  mayHaveLapsedSince(since: number): boolean {
-    return this.gaps.mayHaveLapsedSince(since, Date.now());
+  /**
+   * Starts watching the lease for one stream: the function returned tells, when asked, whether a normalizer
+   * may have declared this instance lost at some time since the watch began.
+   */
+  watch(): () => boolean {
+    const since = Date.now();
+    return () => this.gaps.mayHaveLapsedSince(since, Date.now());
   }
 
   /** Resolves once the worker is connected and has renewed the lease a first time. */
@@ -30,8 +34,8 @@ export class LeaseRenewer {
     const data: LeaseWorkerData = { ...this.settings, mainStallMs: this.settings.mainStallMs ?? MAIN_STALL_MS };
     const worker = await startWorkerThread(new URL('./lease-worker.js', import.meta.url), data, 'lease worker');
     this.worker = worker;
-    worker.on('message', (message: unknown) => {
-      if (isLeaseHeard(message)) this.gaps.heard(message.at);
+    worker.on('message', (message: LeaseWorkerMessage) => {
+      if (message !== 'ready') this.gaps.heard(message.at);
     });
     this.timer = setInterval(() => {
       const beat: MainThreadBeat = { openStreams: this.openStreams() };

@@ -21,9 +21,8 @@ export interface LeaseHeard {
   readonly at: number;
 }
 
-export function isLeaseHeard(message: unknown): message is LeaseHeard {
-  return typeof message === 'object' && message !== null && (message as { kind?: unknown }).kind === 'heard' && typeof (message as { at?: unknown }).at === 'number';
-}
+/** What the worker posts: `ready` once (connected, first renewal sent), then one {@link LeaseHeard} per confirmation. */
+export type LeaseWorkerMessage = 'ready' | LeaseHeard;
 
 /** The main thread's beat (one per lease interval): it is alive, and how many streams it holds. */
 export interface MainThreadBeat {

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { encodeGatewayLease } from '@llm-stream/contract';
 import { connectNats } from '@llm-stream/pipeline';
-import type { LeaseHeard, LeaseWorkerData, MainThreadBeat } from './lease-worker-protocol.js';
+import type { LeaseWorkerData, LeaseWorkerMessage, MainThreadBeat } from './lease-worker-protocol.js';
 
 /**
  * The gateway's liveness lease, renewed from a worker thread with its own NATS connection: a main event loop
@@ -28,7 +28,7 @@ function renew(): void {
   nc.publish(settings.subject, encodeGatewayLease({ open_streams: openStreams }));
   nc.flush().then(
     () => {
-      const heard: LeaseHeard = { kind: 'heard', at: Date.now() };
+      const heard: LeaseWorkerMessage = { kind: 'heard', at: Date.now() };
       parentPort?.postMessage(heard);
     },
     () => undefined, // not confirmed: the gap it leaves is the point
@@ -41,4 +41,5 @@ parentPort?.once('close', () => {
   clearInterval(timer);
   void nc.close();
 });
-parentPort?.postMessage('ready');
+const ready: LeaseWorkerMessage = 'ready';
+parentPort?.postMessage(ready);

@@ -38,21 +38,13 @@ export class StreamObserverService implements RunnerObserver {
 
   stored(spec: StreamSpec, result: FinishResult, leaseInDoubt: boolean): void {
     if (result.provenBy === 'count') return;
+    const fields = { stream_id: spec.streamId, trace_id: spec.traceId, records: result.published, republished: result.republished };
+    // Read on purpose (the lease may have lapsed) is expected; read because the count stayed short is not.
     if (leaseInDoubt) {
-      this.logger.info('the lease may have lapsed while the stream ran (a normalizer may have added gateway.lost): raw trace proven stored by reading it', {
-        stream_id: spec.streamId,
-        trace_id: spec.traceId,
-        records: result.published,
-        republished: result.republished,
-      });
-      return;
+      this.logger.info('the lease may have lapsed while the stream ran (a normalizer may have added gateway.lost): raw trace proven stored by reading it', fields);
+    } else {
+      this.logger.warn('NATS counts fewer raw trace records than it holds: proven stored by reading them', fields);
     }
-    this.logger.warn('NATS counts fewer raw trace records than it holds: proven stored by reading them', {
-      stream_id: spec.streamId,
-      trace_id: spec.traceId,
-      records: result.published,
-      republished: result.republished,
-    });
   }
 
   backlogged(spec: StreamSpec, unconfirmed: number): void {

@@ -60,9 +60,9 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     return admit(this.limits, this.runners.size, this.lag.lagMs);
   }
 
-  /** True when a normalizer may have declared this instance lost at some time since `since` (ms). */
-  leaseMayHaveLapsedSince(since: number): boolean {
-    return this.lease.mayHaveLapsedSince(since);
+  /** Starts watching this instance's lease for one stream (see LeaseRenewer.watch). */
+  watchLease(): () => boolean {
+    return this.lease.watch();
   }
 
   local(streamId: string): StreamRunner | undefined {

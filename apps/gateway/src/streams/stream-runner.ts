@@ -67,10 +67,11 @@ export interface StreamRunnerDeps {
   /** Every provider key the gateway knows: applied to each record before it is stamped and published. */
   readonly redactor: SecretRedactor;
   /**
-   * True when a normalizer may have declared this instance lost since `since` (its lease went unheard): then
-   * the raw trace may hold that normalizer's gateway.lost, and its end is proven by reading, not by a count.
+   * Starts watching this instance's lease; the function it returns is true when a normalizer may have declared
+   * the instance lost since (its lease went unheard): then the raw trace may hold that normalizer's
+   * gateway.lost, and its end is proven by reading, not by a count.
    */
-  readonly leaseMayHaveLapsedSince: (since: number) => boolean;
+  readonly watchLease: () => () => boolean;
 }
 
 /**
@@ -92,13 +93,13 @@ export class StreamRunner {
   private quietSince = 0;
   private readonly finishedPromise: Promise<void>;
   private markFinished: () => void = () => undefined;
-  private readonly createdAt: number;
+  private readonly leaseMayHaveLapsed: () => boolean;
 
   constructor(
     readonly spec: StreamSpec,
     private readonly deps: StreamRunnerDeps,
   ) {
-    this.createdAt = deps.clock();
+    this.leaseMayHaveLapsed = deps.watchLease();
     this.recorder = new TraceRecorder(deps.clock);
     this.encoder = new TraceMessageEncoder(
       { stream_id: spec.streamId, tenant: spec.tenant, provider: spec.provider, model: spec.plan.model },
@@ -232,7 +233,7 @@ export class StreamRunner {
       if (!willRetry) break;
       await this.backoff(attempt, summary.retryAfterMs);
     }
-    const leaseInDoubt = this.deps.leaseMayHaveLapsedSince(this.createdAt);
+    const leaseInDoubt = this.leaseMayHaveLapsed();
     this.deps.observer.stored(this.spec, await this.publisher.finish({ proveByReading: leaseInDoubt }), leaseInDoubt);
   }
 
