@@ -152,6 +152,11 @@ function effectWindows(run: RecordedRun): FaultRecord[] {
   });
 }
 
+/** A fault of `faults` weighs on the system at some time between `from` and `to`. */
+function weighedOn(faults: readonly FaultRecord[], from: number, to: number): boolean {
+  return faults.some((fault) => fault.startedAt <= to && fault.endedAt >= from);
+}
+
 /** Seconds since the run started, for a finding's detail. */
 function runTime(run: RecordedRun, at: number): string {
   return `t=${((at - run.startedAt) / 1000).toFixed(1)} s`;
@@ -159,12 +164,12 @@ function runTime(run: RecordedRun, at: number): string {
 
 /**
  * Other streams' longest event gap inside each slow-reader window, when no other fault weighs on the system
- * during that gap (effectWindows).
+ * during that gap (`weighing`: effectWindows).
  */
-function slowdownFindings(run: RecordedRun): Finding[] {
+function slowdownFindings(run: RecordedRun, weighing: readonly FaultRecord[]): Finding[] {
   const findings: Finding[] = [];
   const windows = run.faults.filter((fault) => fault.kind === 'slow-reader');
-  const others = effectWindows(run).filter((fault) => fault.kind !== 'slow-reader');
+  const others = weighing.filter((fault) => fault.kind !== 'slow-reader');
   for (const window of windows) {
     for (const client of run.clients) {
       if (client.slowReader || !overlaps(client, window)) continue;
@@ -172,7 +177,7 @@ function slowdownFindings(run: RecordedRun): Finding[] {
         const from = previous.at;
         const to = next.at;
         const inside = to >= window.startedAt && from <= window.endedAt;
-        const excused = others.some((fault) => fault.startedAt <= to && fault.endedAt >= from);
+        const excused = weighedOn(others, from, to);
         if (inside && !excused && to - from > SLOWDOWN_GAP_MS) {
           findings.push({ key: client.key, streamId: client.streamId, check: 'slowed-by-slow-reader', detail: `${Math.round(to - from)} ms without an event, from ${runTime(run, from)}` });
           break;
@@ -184,17 +189,16 @@ function slowdownFindings(run: RecordedRun): Finding[] {
 }
 
 /** Gaps longer than {@link SLOWDOWN_GAP_MS} between a client's events while no fault weighed on the system. */
-function stalls(run: RecordedRun): Report['stalls'] {
+function stalls(run: RecordedRun, weighing: readonly FaultRecord[]): Report['stalls'] {
   let streams = 0;
   let maxGapMs = 0;
-  const faults = effectWindows(run);
   for (const client of run.clients) {
     if (client.slowReader) continue;
     let stalled = false;
     for (const [previous, next] of consecutive(client.events)) {
       const from = previous.at;
       const to = next.at;
-      const duringFault = faults.some((fault) => fault.startedAt <= to && fault.endedAt >= from);
+      const duringFault = weighedOn(weighing, from, to);
       if (!duringFault && to - from > SLOWDOWN_GAP_MS) {
         stalled = true;
         maxGapMs = Math.max(maxGapMs, to - from);
@@ -263,7 +267,8 @@ export function check(run: RecordedRun): Report {
     servedByScenario.set(body.scenario, list);
   }
   const results = run.clients.map((client) => checkStream(run, client, servedByScenario.get(client.key) ?? []));
-  const findings = [...results.flatMap((r) => r.findings), ...slowdownFindings(run)];
+  const weighing = effectWindows(run);
+  const findings = [...results.flatMap((r) => r.findings), ...slowdownFindings(run, weighing)];
   const refusals: Record<string, number> = {};
   for (const client of run.clients) {
     for (const request of client.requests) {
@@ -290,7 +295,7 @@ export function check(run: RecordedRun): Report {
     auditMissingEvents: counts['audit-missing-events'],
     verifyFailures: counts['audit-verify-failed'],
     refusals,
-    stalls: stalls(run),
+    stalls: stalls(run, weighing),
     byFault: [
       ...kinds.map((kind) => faultRow(kind, run.faults.filter((fault) => fault.kind === kind), results, firstFault)),
       faultRow('none', [], results, firstFault),

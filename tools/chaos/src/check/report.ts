@@ -64,8 +64,9 @@ export interface Report {
   readonly refusals: Readonly<Record<string, number>>;
   /**
    * Client streams that went more than {@link SLOWDOWN_GAP_MS} without an event while no fault was under way
-   * (a stall under plain load; an overload lasts until its last burst stream ended), and the longest such gap. A figure, not a failure: the issue's exit criteria
-   * are losses, duplicates, missing terminals and wrong outcomes.
+   * (a stall under plain load; an overload lasts until its last burst stream ended), and the longest such gap.
+   * A figure, not a failure: the issue's exit criteria are losses, duplicates, missing terminals and wrong
+   * outcomes.
    */
   readonly stalls: { readonly streams: number; readonly maxGapMs: number };
   readonly byFault: readonly FaultRow[];
