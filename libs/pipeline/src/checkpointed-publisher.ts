@@ -36,20 +36,10 @@ export interface FinishResult {
   /**
    * How the end was proven: `count`, the stream's per-subject count (the usual way, one request); `read`, the
    * subject read to its end, because the count stayed short after every kept message was acked (a server
-   * whose count disagrees with what it holds, see stored-positions.ts) or because the caller asked for it
-   * ({@link FinishOptions.proveByReading}).
+   * whose count disagrees with what it holds, see stored-positions.ts); `read_shared`, read because another
+   * writer may have added to the subject ({@link CheckpointedPublisherOptions.othersMayHaveWritten}).
    */
-  readonly provenBy: 'count' | 'read';
-}
-
-export interface FinishOptions {
-  /**
-   * Prove the end by reading the subject's positions, not by its count: for a subject another writer may
-   * have added a message to (the normalizer's gateway.lost in a raw trace, after this gateway's lease may
-   * have lapsed). That message counts like one of the publisher's, so one lost message would make the count
-   * come out right; the positions cannot be fooled so. Costs a read of the subject's headers.
-   */
-  readonly proveByReading?: boolean;
+  readonly provenBy: 'count' | 'read' | 'read_shared';
 }
 
 export interface CheckpointedPublisherOptions {
@@ -68,6 +58,14 @@ export interface CheckpointedPublisherOptions {
    * owner must end the subject (the gateway ends the stream interrupted), it is never dropped silently.
    */
   readonly maxBuffered?: number;
+  /**
+   * Asked after each count: true once another writer may have added a message to the subject (the
+   * normalizer's gateway.lost in a raw trace, after this gateway's lease may have lapsed). Such a message
+   * counts like one of the publisher's, so one lost message would make the count come out right; from then
+   * on checkpoints, the repair after a reconnect and the end do not trust the count: the subject's positions
+   * are read (a read of its headers per checkpoint, so only while the answer is true). Default: never.
+   */
+  readonly othersMayHaveWritten?: () => boolean;
   /** Waits between two tries of a JetStream call that failed (default 100 ms doubling up to 2 s). */
   readonly retry?: RetryDelays;
   /**
@@ -113,7 +111,9 @@ const ACKED_WINDOW = 256;
  * drops core publishes silently), and a count that stays short of what JetStream acked is checked by reading
  * the subject's positions, so a server that miscounts (nats-server 2.9.10 after a kill -9) neither fails the
  * subject nor gets its stored messages republished past the duplicate window. If confirmations lag far
- * behind, the oldest messages are republished with acks, which bounds the memory kept per subject.
+ * behind, the oldest messages are republished with acks, which bounds the memory kept per subject. A count
+ * cannot tell whose messages it counts: once another writer may have added to the subject
+ * ({@link CheckpointedPublisherOptions.othersMayHaveWritten}), checkpoints and the end read its positions.
  */
 export class CheckpointedPublisher {
   private unconfirmed: OutgoingMessage[] = [];
@@ -141,6 +141,7 @@ export class CheckpointedPublisher {
   private readonly positionHeader: string;
   /** The newest message kept was published with an ack: JetStream has processed everything sent before it. */
   private newestAcked = false;
+  private readonly othersMayHaveWritten: () => boolean;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -157,6 +158,7 @@ export class CheckpointedPublisher {
     this.retrying = new RetryLoop(nc, options.retry);
     this.repairAfterMs = options.repairAfterMs ?? 1_000;
     this.barrierMaxAgeMs = options.barrierMaxAgeMs ?? 60_000;
+    this.othersMayHaveWritten = options.othersMayHaveWritten ?? (() => false);
   }
 
   /** More messages wait for confirmation than the bound allows: the owner must end the subject now. */
@@ -233,10 +235,10 @@ export class CheckpointedPublisher {
    * JetStream acked them all, the count is not trusted alone: the subject is read to its end, and only the
    * positions it really lacks are republished. A position that is missing and no longer kept in memory (a
    * count had confirmed it, and the server lost it since) is lost for good: a {@link PublishError} names it.
-   * With {@link FinishOptions.proveByReading} the subject is read at once, after the barrier, and only what it
-   * lacks is republished.
+   * When another writer may have added to the subject ({@link CheckpointedPublisherOptions.othersMayHaveWritten}),
+   * the subject is read at once, after the count, and only what it lacks is republished.
    */
-  async finish(options: FinishOptions = {}): Promise<FinishResult> {
+  async finish(): Promise<FinishResult> {
     this.stopListening?.();
     // The end takes over a hold: every unconfirmed message (the held ones too) is republished in order below.
     // Held messages were never sent: none of them may go ahead of the others as a barrier.
@@ -244,34 +246,30 @@ export class CheckpointedPublisher {
     this.holding = false;
     this.held = [];
     this.rethrowBackgroundError();
-    if (options.proveByReading === true) {
-      await this.barrier(sentAll);
-      return this.repairUntilStored(0, false);
-    }
     const counted = await this.confirmedCount(sentAll);
+    // Asked after the count: a message another writer added before it is in the count only if the answer is true.
+    if (this.othersMayHaveWritten()) return this.repairUntilStored(0);
     if (counted >= this.published) return this.finished(counted, 0, 'count');
     // Some are missing (dropped core publishes, or lost by a server that crashed before writing them).
     await this.sendAll(this.unconfirmed);
-    return this.repairUntilStored(this.unconfirmed.length, true);
+    return this.repairUntilStored(this.unconfirmed.length);
   }
 
   /**
    * Rounds of proof and repair after every kept message was sent: the count proves the subject stored when
-   * `countMayProve` and it is whole; otherwise the subject's positions are read and the kept messages it lacks
-   * are republished with acks, up to {@link MAX_REPAIR_ROUNDS} times.
+   * it is whole and no other writer may have added to it; otherwise the subject's positions are read and the
+   * kept messages it lacks are republished with acks, up to {@link MAX_REPAIR_ROUNDS} times.
    */
-  private async repairUntilStored(republishedBefore: number, countMayProve: boolean): Promise<FinishResult> {
+  private async repairUntilStored(republishedBefore: number): Promise<FinishResult> {
     let republished = republishedBefore;
     for (let round = 1; ; round += 1) {
-      if (countMayProve) {
+      if (!this.othersMayHaveWritten()) {
         const stored = await this.confirmedCount();
-        if (stored >= this.published) return this.finished(stored, republished, 'count');
+        if (stored >= this.published && !this.othersMayHaveWritten()) return this.finished(stored, republished, 'count');
       }
-      const present = await this.retrying.run(`${this.subject}: reading the stored positions`, () =>
-        storedPositions(this.js, this.streamName, this.subject, this.positionHeader),
-      );
+      const present = await this.readPositions();
       const missing = missingPositions(present, this.published);
-      if (missing.length === 0) return this.finished(this.published, republished, 'read');
+      if (missing.length === 0) return this.finished(this.published, republished, this.othersMayHaveWritten() ? 'read_shared' : 'read');
       const kept = this.unconfirmed.filter((message) => !present.has(message.position));
       const keptPositions = new Set(kept.map((message) => message.position));
       const gone = missing.filter((position) => !keptPositions.has(position));
@@ -279,6 +277,13 @@ export class CheckpointedPublisher {
       await this.sendAll(kept);
       republished += kept.length;
     }
+  }
+
+  /** The positions the subject holds, read to its end; tried until NATS answers. */
+  private readPositions(): Promise<Set<number>> {
+    return this.retrying.run(`${this.subject}: reading the stored positions`, () =>
+      storedPositions(this.js, this.streamName, this.subject, this.positionHeader),
+    );
   }
 
   private finished(stored: number, republished: number, provenBy: FinishResult['provenBy']): FinishResult {
@@ -319,7 +324,8 @@ export class CheckpointedPublisher {
    */
   private async repair(): Promise<void> {
     const stored = await this.confirmedCount(false);
-    if (stored < this.sentBeforeHold) {
+    // Another writer's message in the count could hide a lost one: then every message sent before the hold goes again.
+    if (stored < this.sentBeforeHold || this.othersMayHaveWritten()) {
       const held = new Set(this.held);
       await this.sendAll(this.unconfirmed.filter((each) => !held.has(each)));
     }
@@ -364,6 +370,10 @@ export class CheckpointedPublisher {
     // Every message up to here is processed by JetStream when the count is taken (the barrier).
     const sent = this.published;
     const stored = await this.confirmedCount();
+    if (this.othersMayHaveWritten()) {
+      await this.checkpointByReading(sent);
+      return;
+    }
     // `published` is read after the count arrived: every message sent before the count was taken is in it.
     if (stored >= this.published) {
       this.unconfirmed = [];
@@ -376,6 +386,18 @@ export class CheckpointedPublisher {
     // The next timed check counts from now.
     this.unconfirmedSince = Date.now();
     if (this.unconfirmed.length > this.maxUnconfirmed) await this.republish(this.unconfirmed.length - this.maxUnconfirmed);
+  }
+
+  /**
+   * A checkpoint of a subject another writer may have added to: the positions it holds are read, so a count
+   * that another's message makes whole cannot let a lost one go from memory. What it holds is forgotten; what
+   * it lacks of the messages sent before the barrier is lost and republished now.
+   */
+  private async checkpointByReading(sent: number): Promise<void> {
+    const present = await this.readPositions();
+    this.unconfirmed = this.unconfirmed.filter((message) => !present.has(message.position));
+    await this.republishUpTo(sent);
+    this.unconfirmedSince = Date.now();
   }
 
   /** Republishes with acks, in order, every unconfirmed message up to `position`, and forgets them. */

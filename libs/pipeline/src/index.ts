@@ -13,7 +13,6 @@ export {
   DEFAULT_MAX_BUFFERED,
   storedMessageCount,
   type CheckpointedPublisherOptions,
-  type FinishOptions,
   type FinishResult,
   type OutgoingMessage,
 } from './checkpointed-publisher.js';

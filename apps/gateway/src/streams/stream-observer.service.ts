@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NormalizerSession } from '@llm-stream/adapters';
+import { assertNever } from '@llm-stream/contract';
 import type { FinishResult } from '@llm-stream/pipeline';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -36,14 +37,20 @@ export class StreamObserverService implements RunnerObserver {
     });
   }
 
-  stored(spec: StreamSpec, result: FinishResult, leaseInDoubt: boolean): void {
-    if (result.provenBy === 'count') return;
+  stored(spec: StreamSpec, result: FinishResult): void {
     const fields = { stream_id: spec.streamId, trace_id: spec.traceId, records: result.published, republished: result.republished };
-    // Read on purpose (the lease may have lapsed) is expected; read because the count stayed short is not.
-    if (leaseInDoubt) {
-      this.logger.info('the lease may have lapsed while the stream ran (a normalizer may have added gateway.lost): raw trace proven stored by reading it', fields);
-    } else {
-      this.logger.warn('NATS counts fewer raw trace records than it holds: proven stored by reading them', fields);
+    switch (result.provenBy) {
+      case 'count':
+        return;
+      // Read on purpose (the lease may have lapsed) is expected; read because the count stayed short is not.
+      case 'read_shared':
+        this.logger.info('the lease may have lapsed while the stream ran (a normalizer may have added gateway.lost): raw trace proven stored by reading it', fields);
+        return;
+      case 'read':
+        this.logger.warn('NATS counts fewer raw trace records than it holds: proven stored by reading them', fields);
+        return;
+      default:
+        assertNever(result.provenBy, 'proof');
     }
   }
 

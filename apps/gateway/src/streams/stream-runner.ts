@@ -45,10 +45,10 @@ export interface RunnerObserver {
   /** JetStream confirmed none of the stream's records while more than the publisher's bound waited: it ends now. */
   backlogged(spec: StreamSpec, unconfirmed: number): void;
   /**
-   * The whole raw trace is proven stored (`result.provenBy`: how). `leaseInDoubt`: it was read because this
-   * instance's lease may have lapsed meanwhile; otherwise a `read` means the server miscounted it.
+   * The whole raw trace is proven stored (`result.provenBy`: how; `read_shared`: read because this instance's
+   * lease may have lapsed meanwhile, `read`: because the server miscounted it).
    */
-  stored(spec: StreamSpec, result: FinishResult, leaseInDoubt: boolean): void;
+  stored(spec: StreamSpec, result: FinishResult): void;
 }
 
 export interface StreamRunnerDeps {
@@ -69,7 +69,7 @@ export interface StreamRunnerDeps {
   /**
    * Starts watching this instance's lease; the function it returns is true when a normalizer may have declared
    * the instance lost since (its lease went unheard): then the raw trace may hold that normalizer's
-   * gateway.lost, and its end is proven by reading, not by a count.
+   * gateway.lost, and its storage is proven by reading, not by a count (checkpoints and the end alike).
    */
   readonly watchLease: () => () => boolean;
 }
@@ -93,13 +93,11 @@ export class StreamRunner {
   private quietSince = 0;
   private readonly finishedPromise: Promise<void>;
   private markFinished: () => void = () => undefined;
-  private readonly leaseMayHaveLapsed: () => boolean;
 
   constructor(
     readonly spec: StreamSpec,
     private readonly deps: StreamRunnerDeps,
   ) {
-    this.leaseMayHaveLapsed = deps.watchLease();
     this.recorder = new TraceRecorder(deps.clock);
     this.encoder = new TraceMessageEncoder(
       { stream_id: spec.streamId, tenant: spec.tenant, provider: spec.provider, model: spec.plan.model },
@@ -107,6 +105,8 @@ export class StreamRunner {
     );
     this.publisher = new CheckpointedPublisher(deps.nc, deps.js, deps.jsm, STREAM_NAMES.raw, rawSubject(spec.tenant, spec.streamId), {
       positionHeader: HEADERS.rawSeq,
+      // A normalizer that heard no renewal appends gateway.lost to this trace: the count then proves nothing.
+      othersMayHaveWritten: deps.watchLease(),
     });
     // Settled by start(), not created there: whoever awaits the runner before it starts (the registry) must
     // not see a stream that has already finished.
@@ -233,8 +233,7 @@ export class StreamRunner {
       if (!willRetry) break;
       await this.backoff(attempt, summary.retryAfterMs);
     }
-    const leaseInDoubt = this.leaseMayHaveLapsed();
-    this.deps.observer.stored(this.spec, await this.publisher.finish({ proveByReading: leaseInDoubt }), leaseInDoubt);
+    this.deps.observer.stored(this.spec, await this.publisher.finish());
   }
 
   /** Exponential backoff with jitter; a Retry-After is honored up to RETRY_MAX_DELAY_MS. */
