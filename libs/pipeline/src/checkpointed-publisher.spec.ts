@@ -220,6 +220,26 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
     expect(await publisher.finish()).toEqual({ published: 10, stored: 10, republished: 0, provenBy: 'read_shared' });
   });
 
+  it('forgets nothing on a count that a message of another writer may have made whole, so the end can still repair the loss', async () => {
+    // A timed check (every 50 ms here) counts 8 of 8 and, trusting it, would let position 5 go from memory:
+    // the end would then find it missing and fail not_stored, unable to republish it.
+    const subject = 'test.foreign_timed.st_foreign';
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_FOREIGN_TIMED', subject, {
+      positionHeader: HEADERS.seq,
+      checkpointEvery: 1_000,
+      repairAfterMs: 50,
+      othersMayHaveWritten: () => true,
+    });
+    await dropFifthBehindForeign('TEST_FOREIGN_TIMED', subject, publisher);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    publisher.publish(message(subject, 8));
+    // The timed check the 8th message started (a barrier and a count: a few ms on this server) is over.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(publisher.unconfirmedCount).toBe(8);
+    expect(await publisher.finish()).toEqual({ published: 8, stored: 8, republished: 1, provenBy: 'read_shared' });
+    expect(await storedSorted('TEST_FOREIGN_TIMED', subject)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('reports overflowing once more messages than its bound wait for confirmation', () => {
     const subject = eventsSubject('acme', 'st_bound');
     const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq, checkpointEvery: 1_000_000, maxBuffered: 10 });

@@ -63,7 +63,7 @@ export interface CheckpointedPublisherOptions {
    * normalizer's gateway.lost in a raw trace, after this gateway's lease may have lapsed). Such a message
    * counts like one of the publisher's, so one lost message would make the count come out right; from then
    * on checkpoints, the repair after a reconnect and the end do not trust the count: the subject's positions
-   * are read (a read of its headers per checkpoint, so only while the answer is true). Default: never.
+   * are read (its headers, once per `checkpointEvery` messages and at the end). Default: never.
    */
   readonly othersMayHaveWritten?: () => boolean;
   /** Waits between two tries of a JetStream call that failed (default 100 ms doubling up to 2 s). */
@@ -371,7 +371,7 @@ export class CheckpointedPublisher {
     const sent = this.published;
     const stored = await this.confirmedCount();
     if (this.othersMayHaveWritten()) {
-      await this.checkpointByReading(sent);
+      await this.sharedCheckpoint(sent, stored);
       return;
     }
     // `published` is read after the count arrived: every message sent before the count was taken is in it.
@@ -389,14 +389,21 @@ export class CheckpointedPublisher {
   }
 
   /**
-   * A checkpoint of a subject another writer may have added to: the positions it holds are read, so a count
-   * that another's message makes whole cannot let a lost one go from memory. What it holds is forgotten; what
-   * it lacks of the messages sent before the barrier is lost and republished now.
+   * A checkpoint of a subject another writer may have added to. Its count can only be too high, so a count
+   * below what was sent before the barrier still proves a loss, which is republished at once; but a count
+   * that comes out right proves nothing, so nothing else is forgotten on it. Once `checkpointEvery` messages
+   * wait, the positions are read instead: what the subject holds is forgotten, what it lacks of the messages
+   * sent before the barrier is republished. So the reads cost one per `checkpointEvery` messages, not one per
+   * timed check: after a NATS pause every open stream of the gateway is in doubt at once.
    */
-  private async checkpointByReading(sent: number): Promise<void> {
-    const present = await this.readPositions();
-    this.unconfirmed = this.unconfirmed.filter((message) => !present.has(message.position));
-    await this.republishUpTo(sent);
+  private async sharedCheckpoint(sent: number, stored: number): Promise<void> {
+    if (this.unconfirmed.length >= this.every) {
+      const present = await this.readPositions();
+      this.unconfirmed = this.unconfirmed.filter((message) => !present.has(message.position));
+      await this.republishUpTo(sent);
+    } else if (stored < sent) {
+      await this.republishUpTo(sent);
+    }
     this.unconfirmedSince = Date.now();
   }
 
