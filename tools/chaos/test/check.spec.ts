@@ -173,6 +173,31 @@ describe('check: each defect is found (each check can fail)', () => {
     expect(check(notSlowed).ok).toBe(true);
   });
 
+  it("a stream's own retry wait (backoff, Retry-After) is not a stall: only the rest of a gap counts", () => {
+    const window = { kind: 'slow-reader' as const, target: 'sc_1', startedAt: T0 + 50, endedAt: T0 + 30_050, detail: '' };
+    // Client 2 waits 4 s for its fourth event; its gateway spent all but 10 ms of that waiting to retry: the
+    // first attempt (a 429) ended at T0 + 20, the second began at T0 + 4_060.
+    const delayed = (r: Mutable<RecordedRun>) => {
+      clientOf(r, 1).slowReader = true;
+      const events = clientOf(r, 2).events;
+      clientOf(r, 2).events = events.map((event, n) => (n >= 3 ? { ...event, at: event.at + 4_000 } : event));
+      clientOf(r, 2).endedAt += 4_000;
+    };
+    const retried = withDefect((r) => {
+      delayed(r);
+      const served = r.served.filter((body) => body.scenario !== 'sc_2');
+      const second = r.served.find((body) => body.scenario === 'sc_2')!;
+      const refused = { ...second, requestId: 'req_2a', status: 429, startedAt: T0 + 5, endedAt: T0 + 20, outcome: 'ended', body: '' };
+      r.served = [...served, refused, { ...second, startedAt: T0 + 4_060, endedAt: T0 + 4_150 }];
+    }, cleanRun(3, [window]));
+    const report = check(retried);
+    expect(report.findings).toStrictEqual([]);
+    expect(report.stalls.streams).toBe(0);
+    // The same gap without the retry is a stall, charged to the slow reader.
+    const stalled = check(withDefect(delayed, cleanRun(3, [window])));
+    expect(stalled.findings.map((finding) => finding.check)).toStrictEqual(['slowed-by-slow-reader']);
+  });
+
   it("a stall while an overload burst's streams still run is the burst's, not the slow reader's", () => {
     const window = { kind: 'slow-reader' as const, target: 'sc_1', startedAt: T0 + 50, endedAt: T0 + 30_050, detail: '' };
     // The burst's record ends when its last stream started (T0 + 10); that stream runs until T0 + 6_000.

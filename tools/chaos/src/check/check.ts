@@ -2,6 +2,7 @@ import { parseGatewayInstanceId } from '@llm-stream/contract';
 import type { FaultKind, FaultRecord } from '../fault-kinds.js';
 import type { ClientRecord, RecordedRun, ServedBody } from '../recorded-run.js';
 import { lostFrames } from './lost-frames.js';
+import { retryWaitWithin } from './retry-waits.js';
 import { outcomeMismatch, outcomeOf } from './outcome.js';
 import type { CheckName, FaultRow, Finding, Report } from './report.js';
 import { isTerminalType, sequenceFindings, storedFindings } from './sequence.js';
@@ -24,6 +25,9 @@ const CHECK_NAMES: readonly CheckName[] = [
   'audit-verify-failed',
   'slowed-by-slow-reader',
 ];
+
+/** How long, from `from` to `to`, a client's stream waited between upstream attempts by design. */
+type QuietTime = (client: ClientRecord, from: number, to: number) => number;
 
 interface StreamResult {
   readonly client: ClientRecord;
@@ -164,9 +168,9 @@ function runTime(run: RecordedRun, at: number): string {
 
 /**
  * Other streams' longest event gap inside each slow-reader window, when no other fault weighs on the system
- * during that gap (`weighing`: effectWindows).
+ * during that gap (`weighing`: effectWindows). A gap counts without the stream's own retry waits (`quiet`).
  */
-function slowdownFindings(run: RecordedRun, weighing: readonly FaultRecord[]): Finding[] {
+function slowdownFindings(run: RecordedRun, weighing: readonly FaultRecord[], quiet: QuietTime): Finding[] {
   const findings: Finding[] = [];
   const windows = run.faults.filter((fault) => fault.kind === 'slow-reader');
   const others = weighing.filter((fault) => fault.kind !== 'slow-reader');
@@ -178,8 +182,9 @@ function slowdownFindings(run: RecordedRun, weighing: readonly FaultRecord[]): F
         const to = next.at;
         const inside = to >= window.startedAt && from <= window.endedAt;
         const excused = weighedOn(others, from, to);
-        if (inside && !excused && to - from > SLOWDOWN_GAP_MS) {
-          findings.push({ key: client.key, streamId: client.streamId, check: 'slowed-by-slow-reader', detail: `${Math.round(to - from)} ms without an event, from ${runTime(run, from)}` });
+        const gap = to - from - quiet(client, from, to);
+        if (inside && !excused && gap > SLOWDOWN_GAP_MS) {
+          findings.push({ key: client.key, streamId: client.streamId, check: 'slowed-by-slow-reader', detail: `${Math.round(gap)} ms without an event, from ${runTime(run, from)}` });
           break;
         }
       }
@@ -188,8 +193,11 @@ function slowdownFindings(run: RecordedRun, weighing: readonly FaultRecord[]): F
   return findings;
 }
 
-/** Gaps longer than {@link SLOWDOWN_GAP_MS} between a client's events while no fault weighed on the system. */
-function stalls(run: RecordedRun, weighing: readonly FaultRecord[]): Report['stalls'] {
+/**
+ * Gaps longer than {@link SLOWDOWN_GAP_MS} between a client's events while no fault weighed on the system,
+ * without the stream's own retry waits (`quiet`).
+ */
+function stalls(run: RecordedRun, weighing: readonly FaultRecord[], quiet: QuietTime): Report['stalls'] {
   let streams = 0;
   let maxGapMs = 0;
   for (const client of run.clients) {
@@ -199,9 +207,10 @@ function stalls(run: RecordedRun, weighing: readonly FaultRecord[]): Report['sta
       const from = previous.at;
       const to = next.at;
       const duringFault = weighedOn(weighing, from, to);
-      if (!duringFault && to - from > SLOWDOWN_GAP_MS) {
+      const gap = to - from - quiet(client, from, to);
+      if (!duringFault && gap > SLOWDOWN_GAP_MS) {
         stalled = true;
-        maxGapMs = Math.max(maxGapMs, to - from);
+        maxGapMs = Math.max(maxGapMs, gap);
       }
     }
     if (stalled) streams += 1;
@@ -268,7 +277,8 @@ export function check(run: RecordedRun): Report {
   }
   const results = run.clients.map((client) => checkStream(run, client, servedByScenario.get(client.key) ?? []));
   const weighing = effectWindows(run);
-  const findings = [...results.flatMap((r) => r.findings), ...slowdownFindings(run, weighing)];
+  const quiet: QuietTime = (client, from, to) => retryWaitWithin(servedByScenario.get(client.key) ?? [], from, to);
+  const findings = [...results.flatMap((r) => r.findings), ...slowdownFindings(run, weighing, quiet)];
   const refusals: Record<string, number> = {};
   for (const client of run.clients) {
     for (const request of client.requests) {
@@ -295,7 +305,7 @@ export function check(run: RecordedRun): Report {
     auditMissingEvents: counts['audit-missing-events'],
     verifyFailures: counts['audit-verify-failed'],
     refusals,
-    stalls: stalls(run, weighing),
+    stalls: stalls(run, weighing, quiet),
     byFault: [
       ...kinds.map((kind) => faultRow(kind, run.faults.filter((fault) => fault.kind === kind), results, firstFault)),
       faultRow('none', [], results, firstFault),
