@@ -67,11 +67,11 @@ export interface StreamRunnerDeps {
   /** Every provider key the gateway knows: applied to each record before it is stamped and published. */
   readonly redactor: SecretRedactor;
   /**
-   * Starts watching this instance's lease; the function it returns is true when a normalizer may have declared
-   * the instance lost since (its lease went unheard): then the raw trace may hold that normalizer's
-   * gateway.lost, and its storage is proven by reading, not by a count (checkpoints and the end alike).
+   * True when a normalizer may have declared this instance lost since the stream was created (its lease went
+   * unheard, see LeaseRenewer.watch): then the raw trace may hold that normalizer's gateway.lost, and its
+   * storage is proven by reading, not by a count (checkpoints and the end alike).
    */
-  readonly watchLease: () => () => boolean;
+  readonly leaseMayHaveLapsed: () => boolean;
 }
 
 /**
@@ -106,7 +106,7 @@ export class StreamRunner {
     this.publisher = new CheckpointedPublisher(deps.nc, deps.js, deps.jsm, STREAM_NAMES.raw, rawSubject(spec.tenant, spec.streamId), {
       positionHeader: HEADERS.rawSeq,
       // A normalizer that heard no renewal appends gateway.lost to this trace: the count then proves nothing.
-      othersMayHaveWritten: deps.watchLease(),
+      othersMayHaveWritten: deps.leaseMayHaveLapsed,
     });
     // Settled by start(), not created there: whoever awaits the runner before it starts (the registry) must
     // not see a stream that has already finished.

@@ -125,7 +125,7 @@ export class StreamsService {
       traceHeaders: headersForSpan(span),
       observer: this.observer,
       redactor: this.redactor,
-      watchLease: () => this.registry.watchLease(),
+      leaseMayHaveLapsed: this.registry.watchLease(),
     });
     // Subscribed before the work item goes out: every event the normalizer publishes reaches the feed live.
     const feed = this.feed(spec.tenant, streamId, 0, false);
