@@ -26,8 +26,12 @@ const CHECK_NAMES: readonly CheckName[] = [
   'slowed-by-slow-reader',
 ];
 
-/** How long, from `from` to `to`, a client's stream waited between upstream attempts by design. */
-type QuietTime = (client: ClientRecord, from: number, to: number) => number;
+/**
+ * The gap between two of a client's events (at `from` and `to`) that the system may be blamed for: without
+ * the time its stream's gateway waited between upstream attempts by design (retryWaitWithin), which only a
+ * gap longer than {@link SLOWDOWN_GAP_MS} needs.
+ */
+type EventGap = (client: ClientRecord, from: number, to: number) => number;
 
 interface StreamResult {
   readonly client: ClientRecord;
@@ -168,9 +172,9 @@ function runTime(run: RecordedRun, at: number): string {
 
 /**
  * Other streams' longest event gap inside each slow-reader window, when no other fault weighs on the system
- * during that gap (`weighing`: effectWindows). A gap counts without the stream's own retry waits (`quiet`).
+ * during that gap (`weighing`: effectWindows), measured by `gapOf`.
  */
-function slowdownFindings(run: RecordedRun, weighing: readonly FaultRecord[], quiet: QuietTime): Finding[] {
+function slowdownFindings(run: RecordedRun, weighing: readonly FaultRecord[], gapOf: EventGap): Finding[] {
   const findings: Finding[] = [];
   const windows = run.faults.filter((fault) => fault.kind === 'slow-reader');
   const others = weighing.filter((fault) => fault.kind !== 'slow-reader');
@@ -182,7 +186,7 @@ function slowdownFindings(run: RecordedRun, weighing: readonly FaultRecord[], qu
         const to = next.at;
         const inside = to >= window.startedAt && from <= window.endedAt;
         const excused = weighedOn(others, from, to);
-        const gap = to - from - quiet(client, from, to);
+        const gap = gapOf(client, from, to);
         if (inside && !excused && gap > SLOWDOWN_GAP_MS) {
           findings.push({ key: client.key, streamId: client.streamId, check: 'slowed-by-slow-reader', detail: `${Math.round(gap)} ms without an event, from ${runTime(run, from)}` });
           break;
@@ -195,9 +199,9 @@ function slowdownFindings(run: RecordedRun, weighing: readonly FaultRecord[], qu
 
 /**
  * Gaps longer than {@link SLOWDOWN_GAP_MS} between a client's events while no fault weighed on the system,
- * without the stream's own retry waits (`quiet`).
+ * measured by `gapOf`.
  */
-function stalls(run: RecordedRun, weighing: readonly FaultRecord[], quiet: QuietTime): Report['stalls'] {
+function stalls(run: RecordedRun, weighing: readonly FaultRecord[], gapOf: EventGap): Report['stalls'] {
   let streams = 0;
   let maxGapMs = 0;
   for (const client of run.clients) {
@@ -207,7 +211,7 @@ function stalls(run: RecordedRun, weighing: readonly FaultRecord[], quiet: Quiet
       const from = previous.at;
       const to = next.at;
       const duringFault = weighedOn(weighing, from, to);
-      const gap = to - from - quiet(client, from, to);
+      const gap = gapOf(client, from, to);
       if (!duringFault && gap > SLOWDOWN_GAP_MS) {
         stalled = true;
         maxGapMs = Math.max(maxGapMs, gap);
@@ -275,10 +279,12 @@ export function check(run: RecordedRun): Report {
     list.push(body);
     servedByScenario.set(body.scenario, list);
   }
+  for (const list of servedByScenario.values()) list.sort((a, b) => a.startedAt - b.startedAt);
   const results = run.clients.map((client) => checkStream(run, client, servedByScenario.get(client.key) ?? []));
   const weighing = effectWindows(run);
-  const quiet: QuietTime = (client, from, to) => retryWaitWithin(servedByScenario.get(client.key) ?? [], from, to);
-  const findings = [...results.flatMap((r) => r.findings), ...slowdownFindings(run, weighing, quiet)];
+  const gapOf: EventGap = (client, from, to) =>
+    to - from <= SLOWDOWN_GAP_MS ? to - from : to - from - retryWaitWithin(servedByScenario.get(client.key) ?? [], from, to);
+  const findings = [...results.flatMap((r) => r.findings), ...slowdownFindings(run, weighing, gapOf)];
   const refusals: Record<string, number> = {};
   for (const client of run.clients) {
     for (const request of client.requests) {
@@ -305,7 +311,7 @@ export function check(run: RecordedRun): Report {
     auditMissingEvents: counts['audit-missing-events'],
     verifyFailures: counts['audit-verify-failed'],
     refusals,
-    stalls: stalls(run, weighing, quiet),
+    stalls: stalls(run, weighing, gapOf),
     byFault: [
       ...kinds.map((kind) => faultRow(kind, run.faults.filter((fault) => fault.kind === kind), results, firstFault)),
       faultRow('none', [], results, firstFault),
