@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getFreePort, startNatsServer, startOtlpCollector, startProcess, waitFor } from '@llm-stream/testing';
+import { cpuSeconds } from './proc-cpu.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -151,13 +152,6 @@ async function run(count, model, viaGateway) {
   return { latencies, firsts, events, errors, seconds: (now() - started) / 1000 };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (fields 14 and 15, in ticks). */
-const TICKS_PER_SECOND = 100; // USER_HZ: 100 on Linux (sysconf(_SC_CLK_TCK))
-function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
 const CPU_PROCESSES = () => ({ gateway: gateway.pid, normalizer: normalizer.pid, 'nats-server': nats.pid });
 function cpuSnapshot() {
   return Object.fromEntries(Object.entries(CPU_PROCESSES()).map(([name, pid]) => [name, cpuSeconds(pid)]));
