@@ -4,6 +4,8 @@
 // memory per open idle stream, whether 1,000+ concurrent streams ran without errors, and the CPU time each
 // process spends per contract event (from /proc: the figure a noisy machine shakes least).
 // Usage: npm run bench:e2e [-- --streams 200 --frames 200 --interval 5 --open 1000 --provider anthropic --phases idle,paced,saturation]
+// `--prefill N` first stores N earlier streams of 100 raw records and 100 events each (a store holding its
+// retention, not an empty one: what JetStream does per request can grow with what it holds).
 import { request } from 'node:http';
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getFreePort, startNatsServer, startOtlpCollector, startProcess, waitFor } from '@llm-stream/testing';
 import { cpuSeconds } from './proc-cpu.mjs';
+import { prefillStore } from './prefill-store.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     provider: { type: 'string', default: 'anthropic' },
     // A subset, e.g. `--phases paced` for a CPU profile (BENCH_CPU_PROF_DIR) of the paced load alone.
     phases: { type: 'string', default: 'idle,paced,saturation' },
+    prefill: { type: 'string', default: '0' },
   },
 });
 const STREAMS = Number(values.streams);
@@ -30,6 +34,7 @@ const INTERVAL = Number(values.interval);
 const OPEN = Number(values.open);
 const PROVIDER = values.provider;
 const PHASES = new Set(values.phases.split(','));
+const PREFILL = Number(values.prefill);
 const ENDPOINTS = { anthropic: '/v1/messages', 'openai-chat': '/v1/chat/completions', 'openai-responses': '/v1/responses' };
 const root = join(import.meta.dirname, '../..');
 const KEY = 'bench-key';
@@ -37,6 +42,10 @@ const now = () => performance.timeOrigin + performance.now();
 
 // ---- the system under test -------------------------------------------------------------------------------
 const nats = await startNatsServer();
+if (PREFILL > 0) {
+  const seconds = await prefillStore(nats.url, { streams: PREFILL, perStream: 100 });
+  process.stdout.write(`store prefilled: ${PREFILL} earlier streams, ${PREFILL * 100} raw records and ${PREFILL * 100} events (${seconds.toFixed(1)} s)\n`);
+}
 // Tracing on, as in production: the services' OTLP/HTTP exporter sends every span to a collector here.
 const collector = await startOtlpCollector();
 const tracing = { TRACE_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl };
