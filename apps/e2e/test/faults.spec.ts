@@ -166,7 +166,7 @@ describe('upstream faults through the whole pipeline', () => {
         'attempt.start#2',
         'upstream.response#2:200',
         'frame#2',
-        'attempt.end#2:aborted',
+        'attempt.end#2:eof',
       ]);
     });
 

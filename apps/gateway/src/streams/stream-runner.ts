@@ -224,6 +224,7 @@ export class StreamRunner {
         },
         settled: () => this.session.terminal || this.session.retryableFailurePending,
         lastProgressTs: () => this.session.lastProgressTs,
+        ended: () => this.session.terminal,
       });
       this.current = upstream;
       const summary = await upstream.run();

@@ -21,6 +21,8 @@ export interface AttemptHooks {
   settled(): boolean;
   /** Receive time of the last record that made progress, as the local session sees it. */
   lastProgressTs(): number | undefined;
+  /** The stream has ended (a terminal event): the rest of the body is still read and recorded, then the connection reused. */
+  ended(): boolean;
 }
 
 /** What the attempt learned that decides the wait before the next one. */
@@ -30,14 +32,28 @@ export interface AttemptSummary {
 }
 
 /**
+ * How long the body may go on after the stream's terminal event before the connection is closed. Providers
+ * end the response right after their last event (the terminating chunk follows it, usually in the same read);
+ * read to its end, the connection goes back to the agent's pool and the next stream skips a TCP and TLS
+ * handshake (one or two round trips to the provider before its first byte). Closed at the terminal event, as
+ * before, every stream opened a connection of its own.
+ */
+export const BODY_END_GRACE_MS = 1_000;
+
+/**
  * One upstream request, recorded as it happens: `upstream.response`, one `frame` per SSE record (a trailing
  * partial record too — bytes received before a cut are never lost), then exactly one `attempt.end`. It
  * enforces the transport idle timeout (no bytes) and the progress timeout (no block or terminal input: pings
- * and comments do not count), and closes the connection itself once the stream has settled.
+ * and comments do not count). Once the stream has ended it reads and records the rest of the body and ends
+ * `eof` with the response (the connection is reused), or closes the connection itself after
+ * {@link BODY_END_GRACE_MS} (`aborted`); a retryable failure closes it at once (the next attempt starts).
  */
 export class UpstreamAttempt {
   private call: UpstreamCall | undefined;
   private ended = false;
+  /** The stream ended: the rest of the body is read until it ends or the grace runs out. */
+  private draining = false;
+  private graceTimer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private progressTimer: NodeJS.Timeout | undefined;
   private progressSeen: number | undefined;
@@ -98,7 +114,7 @@ export class UpstreamAttempt {
   }
 
   private onData(chunk: Buffer): void {
-    this.armIdleTimer();
+    if (!this.draining) this.armIdleTimer();
     if (this.errorBody) {
       const room = this.settings.maxErrorBodyBytes - this.errorBodyBytes;
       if (room > 0) this.errorBody.push(chunk.subarray(0, room));
@@ -151,8 +167,10 @@ export class UpstreamAttempt {
 
   /** After new records: stop reading a settled stream, and count progress for the progress timeout. */
   private afterRecords(): void {
+    if (this.draining) return;
     if (this.hooks.settled()) {
-      this.finish('aborted', 'the stream settled before the upstream closed');
+      if (this.hooks.ended()) this.drain();
+      else this.finish('aborted', SETTLED_BEFORE_CLOSE);
       return;
     }
     const progress = this.hooks.lastProgressTs();
@@ -170,6 +188,21 @@ export class UpstreamAttempt {
       ...(this.retryAfterMs !== undefined && { retry_after_ms: this.retryAfterMs }),
       ...(typeof requestId === 'string' && { request_id: requestId }),
     };
+  }
+
+  /**
+   * Reads the body to its end, recording it as before (the session ignores what follows the end; the trace
+   * stays the bytes received, so `eof` still means the whole body is in it), and the connection is reused; or
+   * closes it after the grace. The idle and progress timeouts no longer apply: the grace bounds the wait.
+   */
+  private drain(): void {
+    if (this.draining || this.ended) return;
+    this.draining = true;
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.progressTimer);
+    this.graceTimer = setTimeout(() => {
+      this.finish('aborted', SETTLED_BEFORE_CLOSE);
+    }, BODY_END_GRACE_MS);
   }
 
   private armIdleTimer(): void {
@@ -191,11 +224,14 @@ export class UpstreamAttempt {
     this.ended = true;
     clearTimeout(this.idleTimer);
     clearTimeout(this.progressTimer);
+    clearTimeout(this.graceTimer);
     if (reason !== 'eof' && reason !== 'connect_error' && reason !== 'transport_error') this.call?.abort();
     this.hooks.record({ kind: 'attempt.end', attempt: this.attempt, reason, ...(detail !== undefined && { detail }) });
     this.resolve?.({ status: this.status, retryAfterMs: this.retryAfterMs });
   }
 }
+
+const SETTLED_BEFORE_CLOSE = 'the stream settled before the upstream closed';
 
 /** Retry-After in seconds or as an HTTP date, in ms; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | string[] | undefined): number | undefined {

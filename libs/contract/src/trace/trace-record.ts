@@ -95,7 +95,9 @@ export interface FrameRecord extends RecordBase {
 
 /**
  * Why an upstream attempt stopped delivering bytes. `aborted`: the gateway closed the connection itself
- * because the stream had already settled (a terminal signal, or a retryable failure to retry).
+ * because the stream had already settled: a retryable failure to retry (at once), or a terminal signal after
+ * which the body did not end within a grace of a second (a body that ends in it, as providers' bodies do, ends
+ * `eof` and its connection is reused; what came after the terminal signal is recorded and ignored).
  */
 export const ATTEMPT_END_REASONS = [
   'eof',
