@@ -4,6 +4,8 @@
 // memory per open idle stream, whether 1,000+ concurrent streams ran without errors, and the CPU time each
 // process spends per contract event (from /proc: the figure a noisy machine shakes least).
 // Usage: npm run bench:e2e [-- --streams 200 --frames 200 --interval 5 --open 1000 --provider anthropic --phases idle,paced,saturation]
+// `--phases split` runs the paced load at two stream lengths and splits each process's CPU into a cost per
+// stream and a cost per event.
 // `--prefill N` first stores N earlier streams of 100 raw records and 100 events each (a store holding its
 // retention, not an empty one: what JetStream does per request can grow with what it holds).
 import { request } from 'node:http';
@@ -234,6 +236,35 @@ try {
   out(`  errors: ${piped.errors} (direct ${direct.errors})`);
   out(`  CPU: ${cpuPerEvent(pacedCpu, pacedCpuAfter, piped.events)} (${piped.events} events)`);
 
+  }
+  // 2b. Where the CPU goes: per stream (opening, owning, proving and closing it) or per event. The same paced
+  // load at two stream lengths; the CPU per event of each is a + b / (events per stream), solved for both.
+  if (PHASES.has('split')) {
+    const lengths = [Math.max(10, Math.round(FRAMES / 4)), FRAMES * 2];
+    const measured = [];
+    for (const frames of lengths) {
+      const model = await scenario({ synthetic: { frames, frame_interval_ms: INTERVAL, text_bytes: 32 } });
+      await run(Math.min(20, STREAMS), model, true); // warm-up
+      const before = cpuSnapshot();
+      const piped = await run(STREAMS, model, true);
+      const after = cpuSnapshot();
+      measured.push({ eventsPerStream: piped.events / STREAMS, streams: STREAMS, before, after, errors: piped.errors });
+    }
+    const [short, long] = measured;
+    out(`where the CPU goes: ${STREAMS} streams of ${lengths[0]} and of ${lengths[1]} frames, one every ${INTERVAL} ms (errors ${short.errors + long.errors})`);
+    let perStreamTotal = 0;
+    let perEventTotal = 0;
+    for (const name of Object.keys(short.before)) {
+      const usPerEvent = (m) => ((m.after[name] - m.before[name]) * 1e6) / (m.eventsPerStream * m.streams);
+      const perStream = (usPerEvent(short) - usPerEvent(long)) / (1 / short.eventsPerStream - 1 / long.eventsPerStream);
+      const perEvent = usPerEvent(long) - perStream / long.eventsPerStream;
+      perStreamTotal += perStream;
+      perEventTotal += perEvent;
+      out(`  ${name.padEnd(12)} ${(perStream / 1000).toFixed(2).padStart(6)} ms per stream + ${perEvent.toFixed(1).padStart(6)} us per event`);
+    }
+    // The provider's events beyond one per frame (start, stops, the end), as the short streams had them.
+    const eventsOf = (frames) => frames + short.eventsPerStream - lengths[0];
+    out(`  ${'together'.padEnd(12)} ${(perStreamTotal / 1000).toFixed(2).padStart(6)} ms per stream + ${perEventTotal.toFixed(1).padStart(6)} us per event (a stream of ${FRAMES} frames: ${(perEventTotal + perStreamTotal / eventsOf(FRAMES)).toFixed(1)} us per event)`);
   }
   // 3. Saturation: streams as fast as the provider can send them.
   if (PHASES.has('saturation')) {
