@@ -222,9 +222,8 @@ export class StreamRunner {
         record: (record, parsed) => {
           this.record(record, parsed);
         },
-        settled: () => this.session.terminal || this.session.retryableFailurePending,
+        standing: () => (this.session.terminal ? 'ended' : this.session.retryableFailurePending ? 'retry_pending' : 'open'),
         lastProgressTs: () => this.session.lastProgressTs,
-        ended: () => this.session.terminal,
       });
       this.current = upstream;
       const summary = await upstream.run();

@@ -68,9 +68,8 @@ function recordingHooks(retryable = false): { hooks: AttemptHooks; records: Unst
     records,
     hooks: {
       record: (record) => records.push(record),
-      settled: () => retryable || ended(),
+      standing: () => (retryable ? 'retry_pending' : ended() ? 'ended' : 'open'),
       lastProgressTs: () => undefined,
-      ended: () => !retryable && ended(),
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { createSseDecoder, type SseDecoder, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
-import type { AttemptEndReason } from '@llm-stream/contract';
+import { assertNever, type AttemptEndReason } from '@llm-stream/contract';
 import { callUpstream, type UpstreamCall } from './upstream-call.js';
 import type { UpstreamPlan } from './upstream-plan.js';
 
@@ -17,13 +17,18 @@ export interface AttemptSettings {
 export interface AttemptHooks {
   /** Stamps, publishes and normalizes one trace record. */
   record(record: UnstampedRecord, parsed?: SseFrame): void;
-  /** The stream has settled (terminal, or a retryable failure waits for the end of the attempt). */
-  settled(): boolean;
+  /**
+   * Where the stream stands: `open`, `ended` (a terminal event: the rest of the body is still read and
+   * recorded, and the connection reused), or `retry_pending` (a retryable failure waits for the end of the
+   * attempt: the connection is closed at once).
+   */
+  standing(): StreamStanding;
   /** Receive time of the last record that made progress, as the local session sees it. */
   lastProgressTs(): number | undefined;
-  /** The stream has ended (a terminal event): the rest of the body is still read and recorded, then the connection reused. */
-  ended(): boolean;
 }
+
+/** What {@link AttemptHooks.standing} answers. */
+export type StreamStanding = 'open' | 'ended' | 'retry_pending';
 
 /** What the attempt learned that decides the wait before the next one. */
 export interface AttemptSummary {
@@ -168,10 +173,18 @@ export class UpstreamAttempt {
   /** After new records: stop reading a settled stream, and count progress for the progress timeout. */
   private afterRecords(): void {
     if (this.draining) return;
-    if (this.hooks.settled()) {
-      if (this.hooks.ended()) this.drain();
-      else this.finish('aborted', SETTLED_BEFORE_CLOSE);
-      return;
+    const standing = this.hooks.standing();
+    switch (standing) {
+      case 'open':
+        break;
+      case 'ended':
+        this.drain();
+        return;
+      case 'retry_pending':
+        this.finish('aborted', SETTLED_BEFORE_CLOSE);
+        return;
+      default:
+        assertNever(standing, 'stream standing');
     }
     const progress = this.hooks.lastProgressTs();
     if (progress !== this.progressSeen) {
@@ -196,7 +209,6 @@ export class UpstreamAttempt {
    * closes it after the grace. The idle and progress timeouts no longer apply: the grace bounds the wait.
    */
   private drain(): void {
-    if (this.draining || this.ended) return;
     this.draining = true;
     clearTimeout(this.idleTimer);
     clearTimeout(this.progressTimer);
