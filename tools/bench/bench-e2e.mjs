@@ -45,8 +45,9 @@ const now = () => performance.timeOrigin + performance.now();
 // ---- the system under test -------------------------------------------------------------------------------
 const nats = await startNatsServer();
 if (PREFILL > 0) {
-  const seconds = await prefillStore(nats.url, { streams: PREFILL, perStream: 100 });
-  process.stdout.write(`store prefilled: ${PREFILL} earlier streams, ${PREFILL * 100} raw records and ${PREFILL * 100} events (${seconds.toFixed(1)} s)\n`);
+  const perStream = 100;
+  const seconds = await prefillStore(nats.url, { streams: PREFILL, perStream });
+  process.stdout.write(`store prefilled: ${PREFILL} earlier streams of ${perStream} raw records and ${perStream} events (${seconds.toFixed(1)} s)\n`);
 }
 // Tracing on, as in production: the services' OTLP/HTTP exporter sends every span to a collector here.
 const collector = await startOtlpCollector();
@@ -167,11 +168,25 @@ const CPU_PROCESSES = () => ({ gateway: gateway.pid, normalizer: normalizer.pid,
 function cpuSnapshot() {
   return Object.fromEntries(Object.entries(CPU_PROCESSES()).map(([name, pid]) => [name, cpuSeconds(pid)]));
 }
-/** "gateway 21.3 + normalizer 18.0 + nats-server 12.9 = 52.2 us per contract event" between two snapshots. */
-function cpuPerEvent(before, after, events) {
-  const parts = Object.keys(before).map((name) => [name, ((after[name] - before[name]) * 1e6) / events]);
+/** Runs `count` streams through the gateway and reads each process's CPU per contract event meanwhile. */
+async function measuredRun(count, model) {
+  const before = cpuSnapshot();
+  const result = await run(count, model, true);
+  const after = cpuSnapshot();
+  const usPerEvent = Object.fromEntries(Object.keys(before).map((name) => [name, ((after[name] - before[name]) * 1e6) / result.events]));
+  return { ...result, usPerEvent };
+}
+/** "gateway 21.3 + normalizer 18.0 + nats-server 12.9 = 52.2 us per contract event" */
+function cpuPerEvent(usPerEvent) {
+  const parts = Object.entries(usPerEvent);
   const total = parts.reduce((sum, [, us]) => sum + us, 0);
   return `${parts.map(([name, us]) => `${name} ${us.toFixed(1)}`).join(' + ')} = ${total.toFixed(1)} us per contract event`;
+}
+/** A paced scenario of `frames` frames a stream, warmed up (JIT, connections, JetStream consumers). */
+async function pacedModel(frames) {
+  const model = await scenario({ synthetic: { frames, frame_interval_ms: INTERVAL, text_bytes: 32 } });
+  await run(Math.min(20, STREAMS), model, true);
+  return model;
 }
 
 function rssKiB(pid) {
@@ -222,59 +237,48 @@ try {
   }
   // 2. Added latency at STREAMS concurrent streams of FRAMES frames, one every INTERVAL ms.
   if (PHASES.has('paced')) {
-  const paced = await scenario({ synthetic: { frames: FRAMES, frame_interval_ms: INTERVAL, text_bytes: 32 } });
-  await run(Math.min(20, STREAMS), paced, true); // warm-up: JIT, connections, JetStream consumers
+  const paced = await pacedModel(FRAMES);
   const direct = await run(STREAMS, paced, false);
-  const pacedCpu = cpuSnapshot();
-  const piped = await run(STREAMS, paced, true);
-  const pacedCpuAfter = cpuSnapshot();
+  const piped = await measuredRun(STREAMS, paced);
   out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms (${Math.round((STREAMS * 1000) / INTERVAL)} frames/s offered), tracing on (OTLP to a collector)`);
   out(`  latency send->receipt, direct from the replay provider: p50 ${ms(percentile(direct.latencies, 50))}  p99 ${ms(percentile(direct.latencies, 99))}  (${direct.latencies.length} deltas)`);
   out(`  latency send->receipt, through the gateway pipeline:    p50 ${ms(percentile(piped.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99))}  (${piped.latencies.length} deltas)`);
   out(`  added by the pipeline:                                   p50 ${ms(percentile(piped.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99) - percentile(direct.latencies, 99))}   (targets: < 1 ms, < 5 ms)`);
   out(`  first contract delta - first frame send:                 p50 ${ms(percentile(piped.firsts, 50))}  p99 ${ms(percentile(piped.firsts, 99))}   (direct p50 ${ms(percentile(direct.firsts, 50))}; target < 2 ms at p50)`);
   out(`  errors: ${piped.errors} (direct ${direct.errors})`);
-  out(`  CPU: ${cpuPerEvent(pacedCpu, pacedCpuAfter, piped.events)} (${piped.events} events)`);
+  out(`  CPU: ${cpuPerEvent(piped.usPerEvent)} (${piped.events} events)`);
 
   }
   // 2b. Where the CPU goes: per stream (opening, owning, proving and closing it) or per event. The same paced
   // load at two stream lengths; the CPU per event of each is a + b / (events per stream), solved for both.
   if (PHASES.has('split')) {
     const lengths = [Math.max(10, Math.round(FRAMES / 4)), FRAMES * 2];
-    const measured = [];
-    for (const frames of lengths) {
-      const model = await scenario({ synthetic: { frames, frame_interval_ms: INTERVAL, text_bytes: 32 } });
-      await run(Math.min(20, STREAMS), model, true); // warm-up
-      const before = cpuSnapshot();
-      const piped = await run(STREAMS, model, true);
-      const after = cpuSnapshot();
-      measured.push({ eventsPerStream: piped.events / STREAMS, streams: STREAMS, before, after, errors: piped.errors });
-    }
-    const [short, long] = measured;
+    // What ran before moves the split, not the sum: alone, 14-18 ms per stream; after the paced phase, 4.6-4.8 ms
+    // (with per event higher by as much); a stream of 200 frames comes to about 210 us per event either way.
+    const short = await measuredRun(STREAMS, await pacedModel(lengths[0]));
+    const long = await measuredRun(STREAMS, await pacedModel(lengths[1]));
+    const eventsPerStream = (measured) => measured.events / STREAMS;
     out(`where the CPU goes: ${STREAMS} streams of ${lengths[0]} and of ${lengths[1]} frames, one every ${INTERVAL} ms (errors ${short.errors + long.errors})`);
     let perStreamTotal = 0;
     let perEventTotal = 0;
-    for (const name of Object.keys(short.before)) {
-      const usPerEvent = (m) => ((m.after[name] - m.before[name]) * 1e6) / (m.eventsPerStream * m.streams);
-      const perStream = (usPerEvent(short) - usPerEvent(long)) / (1 / short.eventsPerStream - 1 / long.eventsPerStream);
-      const perEvent = usPerEvent(long) - perStream / long.eventsPerStream;
+    for (const name of Object.keys(short.usPerEvent)) {
+      const perStream = (short.usPerEvent[name] - long.usPerEvent[name]) / (1 / eventsPerStream(short) - 1 / eventsPerStream(long));
+      const perEvent = long.usPerEvent[name] - perStream / eventsPerStream(long);
       perStreamTotal += perStream;
       perEventTotal += perEvent;
       out(`  ${name.padEnd(12)} ${(perStream / 1000).toFixed(2).padStart(6)} ms per stream + ${perEvent.toFixed(1).padStart(6)} us per event`);
     }
     // The provider's events beyond one per frame (start, stops, the end), as the short streams had them.
-    const eventsOf = (frames) => frames + short.eventsPerStream - lengths[0];
+    const eventsOf = (frames) => frames + eventsPerStream(short) - lengths[0];
     out(`  ${'together'.padEnd(12)} ${(perStreamTotal / 1000).toFixed(2).padStart(6)} ms per stream + ${perEventTotal.toFixed(1).padStart(6)} us per event (a stream of ${FRAMES} frames: ${(perEventTotal + perStreamTotal / eventsOf(FRAMES)).toFixed(1)} us per event)`);
   }
   // 3. Saturation: streams as fast as the provider can send them.
   if (PHASES.has('saturation')) {
   const burst = await scenario({ synthetic: { frames: 1000, frame_interval_ms: 0, text_bytes: 32 } });
-  const saturatedCpu = cpuSnapshot();
-  const saturated = await run(50, burst, true);
-  const saturatedCpuAfter = cpuSnapshot();
+  const saturated = await measuredRun(50, burst);
   const saturatedDirect = await run(50, burst, false);
   out(`saturation (50 streams x 1000 frames, no pacing): ${Math.round(saturated.events / saturated.seconds)} contract events/s through the pipeline (direct: ${Math.round(saturatedDirect.events / saturatedDirect.seconds)} SSE records/s), errors ${saturated.errors}`);
-  out(`  CPU at saturation: ${cpuPerEvent(saturatedCpu, saturatedCpuAfter, saturated.events)} (target <= 50 us summed)`);
+  out(`  CPU at saturation: ${cpuPerEvent(saturated.usPerEvent)} (target <= 50 us summed)`);
   }
 
 } finally {

@@ -9,8 +9,9 @@
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { EncodedHeaders, ensurePipelineStreams, DEFAULT_STREAM_OPTIONS, headerBlock } from '@llm-stream/pipeline';
+import { EncodedHeaders, ensurePipelineStreams, DEFAULT_STREAM_OPTIONS } from '@llm-stream/pipeline';
 import { startNatsServer, waitFor } from '@llm-stream/testing';
+import { benchStream, benchStreamId, withoutMsgId } from './pipeline-messages.mjs';
 import { cpuSeconds } from './proc-cpu.mjs';
 
 const { values } = parseArgs({
@@ -26,20 +27,10 @@ const SECONDS = Number(values.seconds);
 const SUBJECTS = Number(values.subjects);
 const BATCH = Number(values.batch);
 
-// A raw trace frame as the gateway publishes it: the stream's fixed headers, then the record's own.
-const FRAME = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a delta of about thirty-two bytes"}}';
-const streamId = (index) => `st_01KBENCHFLOOR${String(index).padStart(12, '0')}`;
-const frameHeaders = (index, seq, withMsgId) =>
-  headerBlock({
-    traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
-    'Llm-Stream-Id': streamId(index),
-    'Llm-Tenant': 'bench',
-    'Llm-Provider': 'anthropic',
-    'Llm-Record-Kind': 'frame',
-    'Llm-Raw-Seq': String(seq),
-    'Llm-Received-At': String(Date.now()),
-    ...(withMsgId && { 'Nats-Msg-Id': `${streamId(index)}:r${String(seq)}` }),
-  });
+// Raw trace frames as the gateway publishes them, one stream per subject. Positions go on across the
+// scenarios, so no Nats-Msg-Id repeats (a repeated one is dropped as a duplicate, never stored).
+const streams = Array.from({ length: SUBJECTS }, (_, index) => benchStream('bench', benchStreamId('FLOOR', index)));
+const seqs = new Array(SUBJECTS).fill(0);
 
 const ownCpuSeconds = () => {
   const { user, system } = process.cpuUsage();
@@ -57,17 +48,18 @@ await ensurePipelineStreams(await jetstreamManager(publisher), DEFAULT_STREAM_OP
  * paced by the event loop's 1 ms timer as a busy service's publishes are; returns CPU per frame once the
  * subscriber has every message.
  */
-async function scenario({ subjectRoot, withMsgId, framesPerMessage }) {
+async function scenario({ stored, withMsgId, framesPerMessage }) {
   const total = RATE * SECONDS;
   const messages = Math.ceil(total / framesPerMessage);
+  // Unstored: the same subjects under a root no stream captures.
+  const subjectOf = (stream) => (stored ? stream.rawSubject : `bench.${stream.rawSubject}`);
   let received = 0;
-  const subscription = subscriber.subscribe(`${subjectRoot}.>`, {
+  const subscription = subscriber.subscribe(stored ? 'llm.raw.>' : 'bench.>', {
     callback: () => {
       received += 1;
     },
   });
   await subscriber.flush();
-  const seqs = new Array(SUBJECTS).fill(0);
   const serverBefore = cpuSeconds(nats.pid);
   const clientBefore = ownCpuSeconds();
   const started = performance.now();
@@ -77,10 +69,13 @@ async function scenario({ subjectRoot, withMsgId, framesPerMessage }) {
     const due = Math.min(total, Math.floor(((performance.now() - started) * RATE) / 1000));
     while (sent < due) {
       const index = message % SUBJECTS;
+      const stream = streams[index];
       seqs[index] += 1;
       const frames = Math.min(framesPerMessage, total - sent);
-      const body = frames === 1 ? FRAME : Array.from({ length: frames }, () => FRAME).join('\n\n');
-      publisher.publish(`${subjectRoot}.bench.${streamId(index)}`, body, { headers: new EncodedHeaders(frameHeaders(index, seqs[index], withMsgId)) });
+      const frame = stream.frame(seqs[index]);
+      const body = frames === 1 ? frame.data : Array.from({ length: frames }, () => frame.data).join('\n\n');
+      const headers = new EncodedHeaders(withMsgId ? frame.headerBlock : withoutMsgId(frame.headerBlock));
+      publisher.publish(subjectOf(stream), body, { headers });
       sent += frames;
       message += 1;
     }
@@ -97,13 +92,13 @@ async function scenario({ subjectRoot, withMsgId, framesPerMessage }) {
 try {
   out(`nats-server floor: ${RATE} frames/s for ${SECONDS} s over ${SUBJECTS} subjects, one subscriber, frames shaped like the raw trace's`);
   // The first run warms the JIT and the server; it is not reported.
-  await scenario({ subjectRoot: 'bench', withMsgId: false, framesPerMessage: 1 });
-  const core = await scenario({ subjectRoot: 'bench', withMsgId: false, framesPerMessage: 1 });
+  await scenario({ stored: false, withMsgId: false, framesPerMessage: 1 });
+  const core = await scenario({ stored: false, withMsgId: false, framesPerMessage: 1 });
   const rows = [
     ['core delivery, nothing stored (baseline)', core],
-    ['stored in LLM_RAW (file), no Nats-Msg-Id', await scenario({ subjectRoot: 'llm.raw', withMsgId: false, framesPerMessage: 1 })],
-    ['stored in LLM_RAW with Nats-Msg-Id (the pipeline today)', await scenario({ subjectRoot: 'llm.raw', withMsgId: true, framesPerMessage: 1 })],
-    [`stored with Nats-Msg-Id, ${BATCH} frames per message`, await scenario({ subjectRoot: 'llm.raw', withMsgId: true, framesPerMessage: BATCH })],
+    ['stored in LLM_RAW (file), no Nats-Msg-Id', await scenario({ stored: true, withMsgId: false, framesPerMessage: 1 })],
+    ['stored in LLM_RAW with Nats-Msg-Id (the pipeline today)', await scenario({ stored: true, withMsgId: true, framesPerMessage: 1 })],
+    [`stored with Nats-Msg-Id, ${BATCH} frames per message`, await scenario({ stored: true, withMsgId: true, framesPerMessage: BATCH })],
   ];
   for (const [name, { serverUs, clientUs }] of rows) {
     out(`  ${name.padEnd(58)} nats-server ${serverUs.toFixed(1).padStart(5)} us per frame (${(serverUs / core.serverUs).toFixed(2)}x)   client ${clientUs.toFixed(1).padStart(5)} us`);
