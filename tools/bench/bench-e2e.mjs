@@ -52,12 +52,18 @@ if (PREFILL > 0) {
 // Tracing on, as in production: the services' OTLP/HTTP exporter sends every span to a collector here.
 const collector = await startOtlpCollector();
 const tracing = { TRACE_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl };
-const ports = { replay: await getFreePort(), gateway: await getFreePort(), normalizer: await getFreePort() };
+const ports = { replay: await getFreePort(), gateway: await getFreePort(), normalizer: await getFreePort(), proxy: await getFreePort() };
 // BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each service there when it stops.
 const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
 const node = (name, app, env) =>
   startProcess(process.execPath, [...profile, join(root, `apps/${app}/dist/main.js`)], { name, cwd: root, env: { ...process.env, ...env } });
 const replay = node('replay', 'replay-provider', { REPLAY_PORT: String(ports.replay), REPLAY_REQUEST_LOG_LIMIT: '100' });
+// The baseline of the paced phase: one more node process that only forwards the provider's bytes.
+const proxy = startProcess(process.execPath, [join(root, 'tools/bench/plain-proxy.mjs')], {
+  name: 'plain-proxy',
+  cwd: root,
+  env: { ...process.env, PROXY_PORT: String(ports.proxy), PROXY_UPSTREAM: `http://127.0.0.1:${ports.replay}` },
+});
 const normalizer = node('normalizer', 'normalizer', {
   NATS_URL: nats.url,
   HTTP_PORT: String(ports.normalizer),
@@ -88,6 +94,7 @@ const ready = async (url) => {
   }
 };
 await waitFor(() => ready(`http://127.0.0.1:${ports.replay}/_replay/health`), { timeoutMs: 30_000, description: 'replay provider' });
+await waitFor(() => ready(`http://127.0.0.1:${ports.proxy}/_replay/health`), { timeoutMs: 30_000, description: 'plain proxy' });
 await waitFor(() => ready(`http://127.0.0.1:${ports.normalizer}/health/ready`), { timeoutMs: 30_000, description: 'normalizer' });
 await waitFor(() => ready(`http://127.0.0.1:${ports.gateway}/health/ready`), { timeoutMs: 30_000, description: 'gateway' });
 
@@ -130,8 +137,12 @@ function percentile(sorted, p) {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** Runs `count` concurrent streams; returns per-event latencies, first-delta latencies, events, errors. */
-async function run(count, model, viaGateway) {
+/**
+ * Runs `count` concurrent streams; returns per-event latencies, first-delta latencies, events, errors. `via`:
+ * `gateway` (the pipeline), `direct` (the replay provider itself) or `proxy` (the plain proxy before it).
+ */
+async function run(count, model, via) {
+  const viaGateway = via === 'gateway';
   const latencies = [];
   const firsts = [];
   let events = 0;
@@ -155,7 +166,7 @@ async function run(count, model, viaGateway) {
       };
       const status = viaGateway
         ? await stream(ports.gateway, `/v1/streams/${PROVIDER}`, { model, max_tokens: 1024, messages: [] }, onData)
-        : await stream(ports.replay, ENDPOINTS[PROVIDER], { model, max_tokens: 1024, messages: [], stream: true, stream_options: { include_usage: true } }, onData);
+        : await stream(via === 'proxy' ? ports.proxy : ports.replay, ENDPOINTS[PROVIDER], { model, max_tokens: 1024, messages: [], stream: true, stream_options: { include_usage: true } }, onData);
       if (status !== 200) errors += 1;
     }),
   );
@@ -171,7 +182,7 @@ function cpuSnapshot() {
 /** Runs `count` streams through the gateway and reads each process's CPU per contract event meanwhile. */
 async function measuredRun(count, model) {
   const before = cpuSnapshot();
-  const result = await run(count, model, true);
+  const result = await run(count, model, 'gateway');
   const after = cpuSnapshot();
   const usPerEvent = Object.fromEntries(Object.keys(before).map((name) => [name, ((after[name] - before[name]) * 1e6) / result.events]));
   return { ...result, usPerEvent };
@@ -185,7 +196,7 @@ function cpuPerEvent(usPerEvent) {
 /** A paced scenario of `frames` frames a stream, warmed up (JIT, connections, JetStream consumers). */
 async function pacedModel(frames) {
   const model = await scenario({ synthetic: { frames, frame_interval_ms: INTERVAL, text_bytes: 32 } });
-  await run(Math.min(20, STREAMS), model, true);
+  await run(Math.min(20, STREAMS), model, 'gateway');
   return model;
 }
 
@@ -238,10 +249,16 @@ try {
   // 2. Added latency at STREAMS concurrent streams of FRAMES frames, one every INTERVAL ms.
   if (PHASES.has('paced')) {
   const paced = await pacedModel(FRAMES);
-  const direct = await run(STREAMS, paced, false);
+  const direct = await run(STREAMS, paced, 'direct');
+  await run(Math.min(20, STREAMS), paced, 'proxy'); // warms the proxy as pacedModel warms the pipeline
+  const proxyCpuBefore = cpuSeconds(proxy.pid);
+  const proxied = await run(STREAMS, paced, 'proxy');
+  const proxyUsPerRecord = ((cpuSeconds(proxy.pid) - proxyCpuBefore) * 1e6) / proxied.events;
   const piped = await measuredRun(STREAMS, paced);
   out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms (${Math.round((STREAMS * 1000) / INTERVAL)} frames/s offered), tracing on (OTLP to a collector)`);
   out(`  latency send->receipt, direct from the replay provider: p50 ${ms(percentile(direct.latencies, 50))}  p99 ${ms(percentile(direct.latencies, 99))}  (${direct.latencies.length} deltas)`);
+  out(`  latency send->receipt, through a plain node proxy:      p50 ${ms(percentile(proxied.latencies, 50))}  p99 ${ms(percentile(proxied.latencies, 99))}  (${proxied.latencies.length} deltas, errors ${proxied.errors})`);
+  out(`  added by the plain proxy (one more node process):        p50 ${ms(percentile(proxied.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(proxied.latencies, 99) - percentile(direct.latencies, 99))}   (CPU ${proxyUsPerRecord.toFixed(1)} us per SSE record)`);
   out(`  latency send->receipt, through the gateway pipeline:    p50 ${ms(percentile(piped.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99))}  (${piped.latencies.length} deltas)`);
   out(`  added by the pipeline:                                   p50 ${ms(percentile(piped.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99) - percentile(direct.latencies, 99))}   (targets: < 1 ms, < 5 ms)`);
   out(`  first contract delta - first frame send:                 p50 ${ms(percentile(piped.firsts, 50))}  p99 ${ms(percentile(piped.firsts, 99))}   (direct p50 ${ms(percentile(direct.firsts, 50))}; target < 2 ms at p50)`);
@@ -276,13 +293,13 @@ try {
   if (PHASES.has('saturation')) {
   const burst = await scenario({ synthetic: { frames: 1000, frame_interval_ms: 0, text_bytes: 32 } });
   const saturated = await measuredRun(50, burst);
-  const saturatedDirect = await run(50, burst, false);
+  const saturatedDirect = await run(50, burst, 'direct');
   out(`saturation (50 streams x 1000 frames, no pacing): ${Math.round(saturated.events / saturated.seconds)} contract events/s through the pipeline (direct: ${Math.round(saturatedDirect.events / saturatedDirect.seconds)} SSE records/s), errors ${saturated.errors}`);
   out(`  CPU at saturation: ${cpuPerEvent(saturated.usPerEvent)} (target <= 50 us summed)`);
   }
 
 } finally {
-  await Promise.all([gateway.stop(), normalizer.stop(), replay.stop()]);
+  await Promise.all([gateway.stop(), normalizer.stop(), replay.stop(), proxy.stop()]);
   await nats.stop();
   await collector.stop();
 }

@@ -5,6 +5,8 @@
 // and what carrying several frames per message would change. Every figure is nats-server CPU time per frame
 // (from /proc: the figure a noisy machine shakes least) and its ratio to plain core delivery measured in the
 // same run; the client line is this process's own CPU per frame (nats.js publishing and receiving).
+// Before them, the latency floor: what a hop between two processes and a pass through nats-server cost at a
+// frame every 20 ms, so the least latency the design's path can add on this machine.
 // Usage: npm run bench:nats-floor [-- --rate 10000 --seconds 5 --subjects 200 --batch 10]
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
@@ -12,6 +14,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { EncodedHeaders, ensurePipelineStreams, DEFAULT_STREAM_OPTIONS } from '@llm-stream/pipeline';
 import { startNatsServer, waitFor } from '@llm-stream/testing';
 import { benchStream, benchStreamId, withoutMsgId } from './pipeline-messages.mjs';
+import { natsHopsLatency, tcpHopLatency } from './hop-latency.mjs';
 import { cpuSeconds } from './proc-cpu.mjs';
 
 const { values } = parseArgs({
@@ -90,6 +93,17 @@ async function scenario({ stored, withMsgId, framesPerMessage }) {
 }
 
 try {
+  // First, on a machine still idle: a paced stream lets each receiver go idle between messages, as in bench:e2e.
+  const pace = { count: 500, intervalMs: 20 };
+  const tcpHop = await tcpHopLatency(pace);
+  const natsPass = await natsHopsLatency(publisher, subscriber, pace);
+  out(`latency floor, a message every ${pace.intervalMs} ms (${pace.count} each), p50:`);
+  out(`  one TCP hop between two node processes (what a plain proxy adds)    ${tcpHop.toFixed(3)} ms`);
+  out(`  one pass through nats-server (publish -> server -> subscriber)      ${natsPass.toFixed(3)} ms`);
+  // Direct: provider -> client. The pipeline: provider -> gateway -> nats-server -> normalizer -> nats-server ->
+  // gateway -> client, two passes through nats-server and one TCP hop more.
+  out(`  the pipeline adds two passes and a hop to a direct call: at least ${(2 * natsPass + tcpHop).toFixed(2)} ms at p50 here, before the services do any work`);
+
   out(`nats-server floor: ${RATE} frames/s for ${SECONDS} s over ${SUBJECTS} subjects, one subscriber, frames shaped like the raw trace's`);
   // The first run warms the JIT and the server; it is not reported.
   await scenario({ stored: false, withMsgId: false, framesPerMessage: 1 });
@@ -105,6 +119,7 @@ try {
   }
   const perMessage = rows[2][1].serverUs;
   out(`  the pipeline stores two messages per contract event (its raw frame, the event): nats-server alone needs about ${(2 * perMessage).toFixed(1)} us per event at this rate`);
+
 } finally {
   await publisher.close();
   await subscriber.close();
