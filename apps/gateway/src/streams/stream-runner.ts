@@ -2,7 +2,7 @@ import type { Span } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, TraceRecorder, createProviderAdapter, parseSseRecord, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
-import { CheckpointedPublisher, TraceMessageEncoder, toNatsHeaders, type FinishResult, type OutgoingMessage } from '@llm-stream/pipeline';
+import { CheckpointedPublisher, RetryLoop, TraceMessageEncoder, toNatsHeaders, type FinishResult, type OutgoingMessage } from '@llm-stream/pipeline';
 import {
   HEADERS,
   STREAM_NAMES,
@@ -90,6 +90,8 @@ export class StreamRunner {
   private graceTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** `stream.open` as open() sent it, and whether JetStream acked it (see abandonOpening). */
+  private opening: { readonly message: OutgoingMessage; confirmed: boolean } | undefined;
   private quietSince = 0;
   private readonly finishedPromise: Promise<void>;
   private markFinished: () => void = () => undefined;
@@ -108,8 +110,8 @@ export class StreamRunner {
       // A normalizer that heard no renewal appends gateway.lost to this trace: the count then proves nothing.
       othersMayHaveWritten: deps.leaseMayHaveLapsed,
     });
-    // Settled by start(), not created there: whoever awaits the runner before it starts (the registry) must
-    // not see a stream that has already finished.
+    // Settled by start() or abandonOpening(), not created there: whoever awaits the runner before it starts
+    // (the registry) must not see a stream that has already finished.
     this.finishedPromise = new Promise((resolve) => {
       this.markFinished = resolve;
     });
@@ -134,17 +136,57 @@ export class StreamRunner {
    */
   async open(): Promise<void> {
     const { streamId, tenant, provider, plan } = this.spec;
-    await this.recordAcked({
-      kind: 'stream.open',
-      stream_id: streamId,
-      tenant,
-      provider,
-      model: plan.model,
-      route: plan.route,
-      gateway_id: this.deps.gatewayId,
-      max_attempts: this.deps.retry.maxAttempts,
-    });
+    const record = this.recorder.stamp(
+      redactRecord(
+        {
+          kind: 'stream.open',
+          stream_id: streamId,
+          tenant,
+          provider,
+          model: plan.model,
+          route: plan.route,
+          gateway_id: this.deps.gatewayId,
+          max_attempts: this.deps.retry.maxAttempts,
+        },
+        this.deps.redactor,
+      ),
+    );
+    this.opening = { message: this.message(record), confirmed: false };
+    // Once, without retries: a stream that cannot be opened is refused (503) before the provider is called.
+    await this.publisher.publishAcked(this.opening.message, { retry: false });
+    this.opening.confirmed = true;
+    this.session.accept(record);
     if (this.spec.capturedRequest !== undefined) this.record({ kind: 'client.request', body: this.spec.capturedRequest });
+    await this.publishWorkItem();
+  }
+
+  /**
+   * open() failed and the client is refused (503), but what it sent may be stored all the same: JetStream
+   * stores a message whose ack came too late for the gateway (an event loop lagging under a burst of
+   * openings, a paused server). A work item stored without an end would hold a normalizer's slot for good,
+   * waiting for records that never come, and the stream would stay `running` in the audit log. So the trace
+   * is ended here, while the process lives, as any other: `stream.open` again (its message id makes a stored
+   * copy a duplicate), `gateway.shutdown` (`not_opened`) after it, then the work item; a normalizer that takes
+   * the item ends the stream interrupted at once. Resolves when the trace is proven stored (or the connection
+   * closed); `finished` settles then.
+   */
+  async abandonOpening(): Promise<void> {
+    this.stopped = true;
+    try {
+      if (this.opening !== undefined && !this.opening.confirmed) this.publisher.publish(this.opening.message);
+      this.record({ kind: 'gateway.shutdown', gateway_id: this.deps.gatewayId, reason: 'not_opened' });
+      await new RetryLoop(this.deps.nc).run(`${this.spec.streamId}: work item`, () => this.publishWorkItem());
+      this.deps.observer.stored(this.spec, await this.publisher.finish());
+    } catch (error) {
+      this.deps.observer.failed(this.spec, error);
+    } finally {
+      this.markFinished();
+    }
+  }
+
+  /** The work item that gives one normalizer replica ownership of the stream (its id makes a resend a duplicate). */
+  private async publishWorkItem(): Promise<void> {
+    const { streamId, tenant, provider, plan } = this.spec;
     await this.deps.js.publish(
       workSubject(tenant, streamId),
       encodeWorkItem({ stream_id: streamId, tenant, provider, model: plan.model, gateway_id: this.deps.gatewayId }),
@@ -274,13 +316,6 @@ export class StreamRunner {
       this.deps.observer.backlogged(this.spec, this.publisher.unconfirmedCount);
       this.endHere('trace_backlog');
     }
-  }
-
-  /** Once, without retries: a stream that cannot be opened is refused (503) before the provider is called. */
-  private async recordAcked(received: UnstampedRecord): Promise<void> {
-    const record = this.recorder.stamp(redactRecord(received, this.deps.redactor));
-    await this.publisher.publishAcked(this.message(record), { retry: false });
-    this.session.accept(record);
   }
 
   private message(record: TraceRecord): OutgoingMessage {

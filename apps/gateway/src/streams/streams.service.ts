@@ -136,6 +136,10 @@ export class StreamsService {
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'NATS unavailable' });
       span.end();
       this.logger.error('cannot open stream', { stream_id: streamId, trace_id: span.spanContext().traceId, error: String(error) });
+      // Whatever of the opening JetStream stored after all is ended in the background; the runner counts as
+      // open (admission, drain) until its end is stored.
+      this.registry.add(runner);
+      void runner.abandonOpening();
       throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the event bus is unavailable; nothing was sent to the provider');
     }
     this.registry.add(runner);

@@ -488,6 +488,23 @@ describe('NormalizerSession cancellation and gateway loss', () => {
   });
 
   it.each([
+    [undefined, 'the gateway holding the upstream connection shut down before the stream ended', null],
+    ['drain_timeout', 'the gateway holding the upstream connection shut down before the stream ended', null],
+    [
+      'trace_backlog',
+      'the gateway ended the stream: JetStream confirmed none of its raw trace records while more than the publisher bound waited in memory',
+      null,
+    ],
+    ['not_opened', 'the gateway refused the stream before calling the provider (503 unavailable): JetStream did not confirm its opening in time', true],
+  ] as const)('ends interrupted transport_interrupted on gateway.shutdown with reason %s', (reason, message, retryable) => {
+    const shutdown: UnstampedRecord = { kind: 'gateway.shutdown', gateway_id: 'gw-1', ...(reason !== undefined && { reason }) };
+    const { events } = run(stamp([open(), shutdown]));
+    expect(outline(events)).toStrictEqual(['stream.start', 'stream.error:interrupted:transport_interrupted']);
+    expect(events.at(-1)).toMatchObject({ error: { retryable, provider_code: null, message } });
+    expect(checkInvariants(events)).toStrictEqual([]);
+  });
+
+  it.each([
     ['client.cancel', cancel()],
     ['gateway.lost', lost],
   ])('stops awaiting a retry after %s', (_what, ending) => {

@@ -8,6 +8,7 @@ import {
   type AttemptEndRecord,
   type ContractEvent,
   type FailInput,
+  type GatewayShutdownReason,
   type MachineInput,
   type ProviderName,
   type StreamOpenRecord,
@@ -225,7 +226,7 @@ export class NormalizerSession {
         this.endFromOutside({ cause: 'gateway_lost' }, record.ts, out);
         break;
       case 'gateway.shutdown':
-        this.endFromOutside({ cause: record.reason === 'trace_backlog' ? 'trace_backlog' : 'gateway_shutdown' }, record.ts, out);
+        this.endFromOutside({ cause: shutdownCause(record.reason) }, record.ts, out);
         break;
       case 'heartbeat':
         this.apply({ type: 'heartbeat' }, record.ts, out);
@@ -363,5 +364,20 @@ export class NormalizerSession {
     if (event === undefined) return;
     if (isTerminalEvent(event)) this.terminalEvent = event;
     out.push(event);
+  }
+}
+
+/** The outside end a gateway's own `gateway.shutdown` stands for (no reason: a drain that ran out). */
+function shutdownCause(reason: GatewayShutdownReason | undefined): 'gateway_shutdown' | 'trace_backlog' | 'not_opened' {
+  switch (reason) {
+    case undefined:
+    case 'drain_timeout':
+      return 'gateway_shutdown';
+    case 'trace_backlog':
+      return 'trace_backlog';
+    case 'not_opened':
+      return 'not_opened';
+    default:
+      return assertNever(reason, 'gateway shutdown reason');
   }
 }

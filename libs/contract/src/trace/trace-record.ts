@@ -134,8 +134,10 @@ export interface GatewayLostRecord extends RecordBase {
 
 /**
  * The owning gateway ended the stream itself before the upstream did: its SIGTERM drain ran out
- * (`drain_timeout`, also when `reason` is absent), or JetStream confirmed none of the stream's records for so
- * long that more than the publisher's bound waited in memory (`trace_backlog`, see docs/pipeline.md).
+ * (`drain_timeout`, also when `reason` is absent), JetStream confirmed none of the stream's records for so
+ * long that more than the publisher's bound waited in memory (`trace_backlog`, see docs/pipeline.md), or
+ * JetStream did not confirm the stream's opening in time, so the client was refused (503 `unavailable`) and
+ * the provider never called (`not_opened`): `stream.open` or the work item may be stored all the same.
  */
 export interface GatewayShutdownRecord extends RecordBase {
   readonly kind: 'gateway.shutdown';
@@ -143,7 +145,7 @@ export interface GatewayShutdownRecord extends RecordBase {
   readonly reason?: GatewayShutdownReason;
 }
 
-export const GATEWAY_SHUTDOWN_REASONS = ['drain_timeout', 'trace_backlog'] as const;
+export const GATEWAY_SHUTDOWN_REASONS = ['drain_timeout', 'trace_backlog', 'not_opened'] as const;
 export type GatewayShutdownReason = (typeof GATEWAY_SHUTDOWN_REASONS)[number];
 
 /** The gateway's keep-alive while the upstream is silent; becomes `stream.heartbeat`. */
