@@ -6,6 +6,7 @@
 // Usage: npm run bench:e2e [-- --streams 200 --frames 200 --interval 5 --open 1000 --provider anthropic --phases idle,paced,saturation]
 // `--phases split` runs the paced load at two stream lengths and splits each process's CPU into a cost per
 // stream and a cost per event.
+// `--settle S`: the idle streams' memory is measured right after the burst of openings and again S seconds later.
 // `--prefill N` first stores N earlier streams of 100 raw records and 100 events each (a store holding its
 // retention, not an empty one: what JetStream does per request can grow with what it holds).
 import { request } from 'node:http';
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     // A subset, e.g. `--phases paced` for a CPU profile (BENCH_CPU_PROF_DIR) of the paced load alone.
     phases: { type: 'string', default: 'idle,paced,saturation' },
     prefill: { type: 'string', default: '0' },
+    // Seconds the idle streams stay open after the burst of openings before their memory is measured again.
+    settle: { type: 'string', default: '180' },
   },
 });
 const STREAMS = Number(values.streams);
@@ -37,6 +40,7 @@ const OPEN = Number(values.open);
 const PROVIDER = values.provider;
 const PHASES = new Set(values.phases.split(','));
 const PREFILL = Number(values.prefill);
+const SETTLE_S = Number(values.settle);
 const ENDPOINTS = { anthropic: '/v1/messages', 'openai-chat': '/v1/chat/completions', 'openai-responses': '/v1/responses' };
 const root = join(import.meta.dirname, '../..');
 const KEY = 'bench-key';
@@ -108,10 +112,14 @@ async function scenario(response) {
 }
 
 // ---- an SSE client that records when each stamped delta arrives ---------------------------------------------
-/** POSTs and reads SSE; calls onData(data) per record and resolves with the status when the body ends. */
-function stream(port, path, body, onData, signal) {
+/**
+ * POSTs and reads SSE; calls onData(data) per record and resolves with the status when the body ends.
+ * `onHead(res)`, when given, sees the response's status and headers first.
+ */
+function stream(port, path, body, onData, signal, onHead) {
   return new Promise((resolve) => {
     const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { authorization: `Bearer ${KEY}`, 'x-api-key': KEY, 'content-type': 'application/json' } }, (res) => {
+      onHead?.(res);
       let buffer = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => {
@@ -127,7 +135,9 @@ function stream(port, path, body, onData, signal) {
       res.on('error', () => resolve(-1));
     });
     req.on('error', () => resolve(-1));
-    signal?.addEventListener('abort', () => req.destroy());
+    const abort = () => req.destroy();
+    signal?.addEventListener('abort', abort, { once: true });
+    req.on('close', () => signal?.removeEventListener('abort', abort));
     req.end(JSON.stringify(body));
   });
 }
@@ -200,6 +210,23 @@ async function pacedModel(frames) {
   return model;
 }
 
+/**
+ * Opens a stream as a client honouring admission control would: a 503 (`overloaded`: the gateway's event loop
+ * lags under the burst of openings; `unavailable`: JetStream did not ack the opening in time) is counted in
+ * `refusals` and asked again after its Retry-After (1 s without one). Nothing was sent to the provider.
+ */
+async function streamRetryingRefusals(body, onData, signal, refusals) {
+  for (;;) {
+    let retryAfterS = 1;
+    const status = await stream(ports.gateway, `/v1/streams/${PROVIDER}`, body, onData, signal, (res) => {
+      if (res.statusCode === 503) retryAfterS = Number(res.headers['retry-after'] ?? 1) || 1;
+    });
+    if (status !== 503 || signal.aborted) return status;
+    refusals.count += 1;
+    await new Promise((resolve) => setTimeout(resolve, retryAfterS * 1000));
+  }
+}
+
 function rssKiB(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
@@ -220,10 +247,10 @@ try {
   let opened = 0;
   let failed = 0;
   const failures = [];
+  const refusals = { count: 0 };
+  const openingStarted = now();
   const openStreams = Array.from({ length: OPEN }, () =>
-    stream(
-      ports.gateway,
-      `/v1/streams/${PROVIDER}`,
+    streamRetryingRefusals(
       { model: idle, max_tokens: 16, messages: [] },
       (data) => {
         if (data.includes('"stream.start"')) opened += 1;
@@ -233,16 +260,28 @@ try {
         }
       },
       controller.signal,
+      refusals,
     ),
   );
-  await waitFor(() => opened >= OPEN || undefined, { timeoutMs: 120_000, intervalMs: 200, description: `${OPEN} open streams` });
+  await waitFor(() => opened >= OPEN || undefined, { timeoutMs: 300_000, intervalMs: 200, description: `${OPEN} open streams` });
+  const openingSeconds = (now() - openingStarted) / 1000;
   const metrics = await (await fetch(`http://127.0.0.1:${ports.normalizer}/metrics`)).text();
   const owned = Number(/^llm_normalizer_open_streams (\d+)/m.exec(metrics)?.[1] ?? NaN);
-  const after = { gateway: rssKiB(gateway.pid), normalizer: rssKiB(normalizer.pid) };
-  const perStream = (after.gateway - before.gateway + after.normalizer - before.normalizer) / OPEN;
-  out(`open idle streams: ${opened} open at once (normalizer owns ${owned}), errors ${failed}`);
+  out(`open idle streams: ${opened} open at once (normalizer owns ${owned}), errors ${failed}, opened in ${openingSeconds.toFixed(1)} s`);
+  out(`  refused under the burst of openings (503 overloaded or unavailable, opened after Retry-After): ${refusals.count}`);
   for (const failure of failures) out(`  error: ${failure}`);
-  out(`  memory per open idle stream: ${perStream.toFixed(1)} KiB (gateway ${((after.gateway - before.gateway) / OPEN).toFixed(1)} + normalizer ${((after.normalizer - before.normalizer) / OPEN).toFixed(1)}; target < 64 KiB)`);
+  const memoryLine = (when) => {
+    const after = { gateway: rssKiB(gateway.pid), normalizer: rssKiB(normalizer.pid) };
+    const perStream = (after.gateway - before.gateway + after.normalizer - before.normalizer) / OPEN;
+    out(`  memory per open idle stream ${when}: ${perStream.toFixed(1)} KiB (gateway ${((after.gateway - before.gateway) / OPEN).toFixed(1)} + normalizer ${((after.normalizer - before.normalizer) / OPEN).toFixed(1)}; target < 64 KiB)`);
+  };
+  memoryLine('right after the burst');
+  if (SETTLE_S > 0) {
+    // V8 gives back the heap the burst of openings grew (garbage, a doubled young generation) only once the
+    // process has been quiet a while: the idle streams' own cost is the figure after that.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
+    memoryLine(`after ${SETTLE_S} s idle`);
+  }
   controller.abort();
   await Promise.all(openStreams);
   }
