@@ -56,7 +56,7 @@ if (PREFILL > 0) {
 // Tracing on, as in production: the services' OTLP/HTTP exporter sends every span to a collector here.
 const collector = await startOtlpCollector();
 const tracing = { TRACE_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.tracesUrl };
-const ports = { replay: await getFreePort(), gateway: await getFreePort(), normalizer: await getFreePort(), proxy: await getFreePort() };
+const ports = { replay: await getFreePort(), gateway: await getFreePort(), normalizer: await getFreePort(), proxy: await getFreePort(), relay: await getFreePort(), relay2: await getFreePort() };
 // BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each service there when it stops.
 const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
 const node = (name, app, env) =>
@@ -68,6 +68,16 @@ const proxy = startProcess(process.execPath, [join(root, 'tools/bench/plain-prox
   cwd: root,
   env: { ...process.env, PROXY_PORT: String(ports.proxy), PROXY_UPSTREAM: `http://127.0.0.1:${ports.replay}` },
 });
+// The floor of the design: relays that pass each chunk through NATS and do nothing else (nats-relay.mjs), with
+// one stored message per record, and with two and an echo process in the normalizer's place (the pipeline's shape).
+const relayProcess = (name, script, env) =>
+  startProcess(process.execPath, [join(root, `tools/bench/${script}`)], { name, cwd: root, env: { ...process.env, NATS_URL: nats.url, ...env } });
+const relayUpstream = { PROXY_UPSTREAM: `http://127.0.0.1:${ports.replay}` };
+const relayEcho = relayProcess('nats-relay-echo', 'nats-relay-echo.mjs', {});
+const relays = {
+  relay: relayProcess('nats-relay', 'nats-relay.mjs', { ...relayUpstream, PROXY_PORT: String(ports.relay), RELAY_PASSES: '1' }),
+  relay2: relayProcess('nats-relay-2', 'nats-relay.mjs', { ...relayUpstream, PROXY_PORT: String(ports.relay2), RELAY_PASSES: '2' }),
+};
 const normalizer = node('normalizer', 'normalizer', {
   NATS_URL: nats.url,
   HTTP_PORT: String(ports.normalizer),
@@ -99,6 +109,7 @@ const ready = async (url) => {
 };
 await waitFor(() => ready(`http://127.0.0.1:${ports.replay}/_replay/health`), { timeoutMs: 30_000, description: 'replay provider' });
 await waitFor(() => ready(`http://127.0.0.1:${ports.proxy}/_replay/health`), { timeoutMs: 30_000, description: 'plain proxy' });
+for (const name of Object.keys(relays)) await waitFor(() => ready(`http://127.0.0.1:${ports[name]}/_replay/health`), { timeoutMs: 30_000, description: name });
 await waitFor(() => ready(`http://127.0.0.1:${ports.normalizer}/health/ready`), { timeoutMs: 30_000, description: 'normalizer' });
 await waitFor(() => ready(`http://127.0.0.1:${ports.gateway}/health/ready`), { timeoutMs: 30_000, description: 'gateway' });
 
@@ -149,7 +160,8 @@ function percentile(sorted, p) {
 
 /**
  * Runs `count` concurrent streams; returns per-event latencies, first-delta latencies, events, errors. `via`:
- * `gateway` (the pipeline), `direct` (the replay provider itself) or `proxy` (the plain proxy before it).
+ * `gateway` (the pipeline), `direct` (the replay provider itself), `proxy` (the plain proxy before it),
+ * `relay` or `relay2` (the minimal NATS relays before it, one pass or two).
  */
 async function run(count, model, via) {
   const viaGateway = via === 'gateway';
@@ -176,7 +188,7 @@ async function run(count, model, via) {
       };
       const status = viaGateway
         ? await stream(ports.gateway, `/v1/streams/${PROVIDER}`, { model, max_tokens: 1024, messages: [] }, onData)
-        : await stream(via === 'proxy' ? ports.proxy : ports.replay, ENDPOINTS[PROVIDER], { model, max_tokens: 1024, messages: [], stream: true, stream_options: { include_usage: true } }, onData);
+        : await stream(ports[via === 'direct' ? 'replay' : via], ENDPOINTS[PROVIDER], { model, max_tokens: 1024, messages: [], stream: true, stream_options: { include_usage: true } }, onData);
       if (status !== 200) errors += 1;
     }),
   );
@@ -240,10 +252,30 @@ try {
   // the services' memory before any load, not one inflated by the garbage of a saturation run).
   if (PHASES.has('idle')) {
   const idle = await scenario({ synthetic: { frames: 1, frame_interval_ms: 0, text_bytes: 32 }, stall_after_frames: 3, stall_ping_interval_ms: 600000 });
+  const controller = new AbortController();
+  setMaxListeners(3 * OPEN + 1, controller.signal); // one listener per open stream
+  // The baselines: as many idle streams through the plain proxy, which holds a client and an upstream socket
+  // for each, as the gateway does, and nothing else; and through the two-pass NATS relay and its echo process
+  // (the pipeline's shape, nothing else). They stay open while the pipeline's streams are measured.
+  const baselines = { proxy: [proxy.pid], relay2: [relays.relay2.pid, relayEcho.pid] };
+  const rssOf = (pids) => pids.reduce((sum, pid) => sum + rssKiB(pid), 0);
+  const baselineBefore = Object.fromEntries(Object.entries(baselines).map(([via, pids]) => [via, rssOf(pids)]));
+  let baselineOpened = 0;
+  const baselineStreams = Object.keys(baselines).flatMap((via) =>
+    Array.from({ length: OPEN }, () => {
+      let counted = false;
+      const onData = () => {
+        if (counted) return;
+        counted = true;
+        baselineOpened += 1;
+      };
+      return stream(ports[via], ENDPOINTS[PROVIDER], { model: idle, max_tokens: 16, messages: [], stream: true }, onData, controller.signal);
+    }),
+  );
+  const baselineCount = baselineStreams.length;
+  await waitFor(() => baselineOpened >= baselineCount || undefined, { timeoutMs: 300_000, intervalMs: 200, description: `${baselineCount} idle streams through the baselines` });
   global.gc?.();
   const before = { gateway: rssKiB(gateway.pid), normalizer: rssKiB(normalizer.pid) };
-  const controller = new AbortController();
-  setMaxListeners(OPEN + 1, controller.signal); // one listener per open stream
   let opened = 0;
   let failed = 0;
   const failures = [];
@@ -273,7 +305,7 @@ try {
   const memoryLine = (when) => {
     const after = { gateway: rssKiB(gateway.pid), normalizer: rssKiB(normalizer.pid) };
     const perStream = (after.gateway - before.gateway + after.normalizer - before.normalizer) / OPEN;
-    out(`  memory per open idle stream ${when}: ${perStream.toFixed(1)} KiB (gateway ${((after.gateway - before.gateway) / OPEN).toFixed(1)} + normalizer ${((after.normalizer - before.normalizer) / OPEN).toFixed(1)}; target < 64 KiB)`);
+    out(`  memory per open idle stream ${when}: ${perStream.toFixed(1)} KiB (gateway ${((after.gateway - before.gateway) / OPEN).toFixed(1)} + normalizer ${((after.normalizer - before.normalizer) / OPEN).toFixed(1)}; target < 64 KiB; the plain proxy ${((rssOf(baselines.proxy) - baselineBefore.proxy) / OPEN).toFixed(1)}, the two-pass NATS relay ${((rssOf(baselines.relay2) - baselineBefore.relay2) / OPEN).toFixed(1)})`);
   };
   memoryLine('right after the burst');
   if (SETTLE_S > 0) {
@@ -283,7 +315,7 @@ try {
     memoryLine(`after ${SETTLE_S} s idle`);
   }
   controller.abort();
-  await Promise.all(openStreams);
+  await Promise.all([...openStreams, ...baselineStreams]);
   }
   // 2. Added latency at STREAMS concurrent streams of FRAMES frames, one every INTERVAL ms.
   if (PHASES.has('paced')) {
@@ -293,11 +325,25 @@ try {
   const proxyCpuBefore = cpuSeconds(proxy.pid);
   const proxied = await run(STREAMS, paced, 'proxy');
   const proxyUsPerRecord = ((cpuSeconds(proxy.pid) - proxyCpuBefore) * 1e6) / proxied.events;
+  const relayed = {};
+  for (const name of Object.keys(relays)) {
+    await run(Math.min(20, STREAMS), paced, name);
+    const pids = { relay: relays[name].pid, ...(name === 'relay2' && { echo: relayEcho.pid }), 'nats-server': nats.pid };
+    const before = Object.fromEntries(Object.entries(pids).map(([process, pid]) => [process, cpuSeconds(pid)]));
+    const result = await run(STREAMS, paced, name);
+    const usPerRecord = Object.fromEntries(Object.entries(pids).map(([process, pid]) => [process, ((cpuSeconds(pid) - before[process]) * 1e6) / result.events]));
+    relayed[name] = { ...result, usPerRecord };
+  }
   const piped = await measuredRun(STREAMS, paced);
   out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms (${Math.round((STREAMS * 1000) / INTERVAL)} frames/s offered), tracing on (OTLP to a collector)`);
   out(`  latency send->receipt, direct from the replay provider: p50 ${ms(percentile(direct.latencies, 50))}  p99 ${ms(percentile(direct.latencies, 99))}  (${direct.latencies.length} deltas)`);
   out(`  latency send->receipt, through a plain node proxy:      p50 ${ms(percentile(proxied.latencies, 50))}  p99 ${ms(percentile(proxied.latencies, 99))}  (${proxied.latencies.length} deltas, errors ${proxied.errors})`);
   out(`  added by the plain proxy (one more node process):        p50 ${ms(percentile(proxied.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(proxied.latencies, 99) - percentile(direct.latencies, 99))}   (CPU ${proxyUsPerRecord.toFixed(1)} us per SSE record)`);
+  for (const [name, label] of [['relay', 'one pass'], ['relay2', 'two passes']]) {
+    const { latencies, firsts, errors, usPerRecord } = relayed[name];
+    out(`  through a NATS relay, ${label} (${name === 'relay' ? 'the floor of storing what passes' : "the floor of the pipeline's shape"}): added p50 ${ms(percentile(latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(latencies, 99) - percentile(direct.latencies, 99))}  first record p50 ${ms(percentile(firsts, 50))}  errors ${errors}`);
+    out(`    CPU: ${cpuPerEvent(usPerRecord).replace('contract event', 'SSE record')}`);
+  }
   out(`  latency send->receipt, through the gateway pipeline:    p50 ${ms(percentile(piped.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99))}  (${piped.latencies.length} deltas)`);
   out(`  added by the pipeline:                                   p50 ${ms(percentile(piped.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99) - percentile(direct.latencies, 99))}   (targets: < 1 ms, < 5 ms)`);
   out(`  first contract delta - first frame send:                 p50 ${ms(percentile(piped.firsts, 50))}  p99 ${ms(percentile(piped.firsts, 99))}   (direct p50 ${ms(percentile(direct.firsts, 50))}; target < 2 ms at p50)`);
@@ -338,7 +384,7 @@ try {
   }
 
 } finally {
-  await Promise.all([gateway.stop(), normalizer.stop(), replay.stop(), proxy.stop()]);
+  await Promise.all([gateway.stop(), normalizer.stop(), replay.stop(), proxy.stop(), relayEcho.stop(), ...Object.values(relays).map((relay) => relay.stop())]);
   await nats.stop();
   await collector.stop();
 }
