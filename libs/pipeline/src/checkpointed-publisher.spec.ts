@@ -240,6 +240,68 @@ describe('CheckpointedPublisher (real nats-server with JetStream)', () => {
     expect(await storedSorted('TEST_FOREIGN_TIMED', subject)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
+  /** The per-subject counts (`stream info` requests on `stream`) made while `run` runs. */
+  async function countsDuring(stream: string, run: () => Promise<void>): Promise<number> {
+    const watcher = await connect({ servers: server.url });
+    let counts = 0;
+    watcher.subscribe(`$JS.API.STREAM.INFO.${stream}`, {
+      callback: () => {
+        counts += 1;
+      },
+    });
+    await watcher.flush();
+    try {
+      await run();
+      await nc.flush();
+      await watcher.flush();
+      return counts;
+    } finally {
+      await watcher.close();
+    }
+  }
+
+  it("proves a quiet subject's few unconfirmed messages by their own acks at a timed check, with no count", async () => {
+    // An idle stream: a heartbeat, and the next one a while later (here 100 ms; a check is due after 50 ms).
+    await jsm.streams.add({ name: 'TEST_QUIET', subjects: ['test.quiet.>'] });
+    const subject = 'test.quiet.st_idle';
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_QUIET', subject, { positionHeader: HEADERS.seq, checkpointEvery: 1_000, repairAfterMs: 50 });
+    const counts = await countsDuring('TEST_QUIET', async () => {
+      publisher.publish(message(subject, 1));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      publisher.publish(message(subject, 2));
+      await waitFor(() => publisher.unconfirmedCount === 0 || undefined, { timeoutMs: 5_000, description: 'the timed check to confirm both' });
+    });
+    expect(counts).toBe(0);
+    expect(await storedSorted('TEST_QUIET', subject)).toEqual([1, 2]);
+    // With more unconfirmed messages than that, a timed check is a barrier and a count, as before.
+    const busier = 'test.quiet.st_busier';
+    const other = new CheckpointedPublisher(nc, js, jsm, 'TEST_QUIET', busier, { positionHeader: HEADERS.seq, checkpointEvery: 1_000, repairAfterMs: 50 });
+    const busierCounts = await countsDuring('TEST_QUIET', async () => {
+      for (let n = 1; n <= 3; n += 1) other.publish(message(busier, n));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      other.publish(message(busier, 4));
+      await waitFor(() => other.unconfirmedCount === 0 || undefined, { timeoutMs: 5_000, description: 'the timed check to confirm all four' });
+    });
+    expect(busierCounts).toBe(1);
+  });
+
+  it("repairs by those acks a quiet subject's message that the stream never stored", async () => {
+    // Dropped like a core publish during a leader change: the subject is captured only from the second on.
+    const subject = 'test.quiet_lost.st_idle';
+    const publisher = new CheckpointedPublisher(nc, js, jsm, 'TEST_QUIET_LOST', subject, { positionHeader: HEADERS.seq, checkpointEvery: 1_000, repairAfterMs: 50 });
+    publisher.publish(message(subject, 1));
+    await nc.flush();
+    await jsm.streams.add({ name: 'TEST_QUIET_LOST', subjects: ['test.quiet_lost.>'] });
+    const counts = await countsDuring('TEST_QUIET_LOST', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      publisher.publish(message(subject, 2));
+      await waitFor(() => publisher.unconfirmedCount === 0 || undefined, { timeoutMs: 5_000, description: 'the timed check to store the lost one' });
+    });
+    expect(counts).toBe(0);
+    expect(await storedSorted('TEST_QUIET_LOST', subject)).toEqual([1, 2]);
+    expect(await publisher.finish()).toEqual({ published: 2, stored: 2, republished: 0, provenBy: 'count' });
+  });
+
   it('reports overflowing once more messages than its bound wait for confirmation', () => {
     const subject = eventsSubject('acme', 'st_bound');
     const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq, checkpointEvery: 1_000_000, maxBuffered: 10 });

@@ -95,6 +95,12 @@ export const DEFAULT_MAX_BUFFERED = 16_384;
 const ACKED_WINDOW = 256;
 
 /**
+ * A storage check proves at most this many unconfirmed messages by their own acks instead of a barrier and a
+ * count (see proveByAcks): a quiet subject, such as an idle stream's heartbeats (two per check).
+ */
+const ACK_PROOF_MAX = 2;
+
+/**
  * Publishes one subject's messages without a round trip per message, and still proves they are stored, and
  * never gives up while the process lives: a JetStream call that fails (NATS restarting, paused, a leader
  * change) is tried again until it succeeds, and every message stays in memory until a count or an ack
@@ -370,6 +376,10 @@ export class CheckpointedPublisher {
    * before the barrier and is still kept is republished now.
    */
   private async checkpoint(): Promise<void> {
+    if (this.provableByAcks()) {
+      await this.proveByAcks();
+      return;
+    }
     // Every message up to here is processed by JetStream when the count is taken (the barrier).
     const sent = this.published;
     const stored = await this.confirmedCount();
@@ -389,6 +399,30 @@ export class CheckpointedPublisher {
     // The next timed check counts from now.
     this.unconfirmedSince = Date.now();
     if (this.unconfirmed.length > this.maxUnconfirmed) await this.republish(this.unconfirmed.length - this.maxUnconfirmed);
+  }
+
+  /** Few enough unconfirmed messages to prove by their acks, each young enough to be sent again (the barrier's rule). */
+  private provableByAcks(): boolean {
+    if (this.unconfirmed.length > ACK_PROOF_MAX) return false;
+    const now = Date.now();
+    return this.unconfirmed.every((message) => now - (this.publishedAt.get(message) ?? 0) < this.barrierMaxAgeMs);
+  }
+
+  /**
+   * A quiet subject's storage check: its few unconfirmed messages are sent again with acks (pipelined, one
+   * round trip), and each ack proves its own message stored, a duplicate JetStream dropped or the repair of
+   * one it lost, whoever else writes to the subject. That is as many requests as a barrier and a count, and
+   * no count: on nats-server 2.9 a count walks every subject the stream holds, and an idle stream's two
+   * publishers (its heartbeat records, their events) each ran one every second heartbeat.
+   */
+  private async proveByAcks(): Promise<void> {
+    flushDeferredPublishes();
+    const proven = this.unconfirmed.slice();
+    await this.sendAll(proven);
+    const stored = new Set(proven);
+    this.unconfirmed = this.unconfirmed.filter((message) => !stored.has(message));
+    // The next timed check counts from now.
+    this.unconfirmedSince = Date.now();
   }
 
   /** Republishes with acks, in order, every unconfirmed message up to `position`, and forgets them. */
