@@ -18,3 +18,6 @@ nc.subscribe(`${RELAY_SUBJECTS.outgoing}.>`, {
     publishSoon(nc, subject, message.data, `${subject}:${String(position)}`);
   },
 });
+// Subscribed on the server: the bench may send through the two-pass relay now.
+await nc.flush();
+process.stdout.write('ready\n');
