@@ -357,7 +357,7 @@ export class CheckpointedPublisher {
   private confirmedCount(sendNewest = true): Promise<number> {
     flushDeferredPublishes();
     const newest = sendNewest && !this.newestAcked ? this.unconfirmed.at(-1) : undefined;
-    const fresh = newest !== undefined && Date.now() - (this.publishedAt.get(newest) ?? 0) < this.barrierMaxAgeMs;
+    const fresh = newest !== undefined && this.sendableAgain(newest, Date.now());
     return this.retrying.run(`${this.subject}: storage check`, async () => {
       if (fresh) await this.publishWithAck(newest);
       else await this.nc.flush();
@@ -401,11 +401,16 @@ export class CheckpointedPublisher {
     if (this.unconfirmed.length > this.maxUnconfirmed) await this.republish(this.unconfirmed.length - this.maxUnconfirmed);
   }
 
-  /** Few enough unconfirmed messages to prove by their acks, each young enough to be sent again (the barrier's rule). */
+  /** Few enough unconfirmed messages to prove by their acks, each young enough to be sent again. */
   private provableByAcks(): boolean {
     if (this.unconfirmed.length > ACK_PROOF_MAX) return false;
     const now = Date.now();
-    return this.unconfirmed.every((message) => now - (this.publishedAt.get(message) ?? 0) < this.barrierMaxAgeMs);
+    return this.unconfirmed.every((message) => this.sendableAgain(message, now));
+  }
+
+  /** Published less than `barrierMaxAgeMs` ago: sent again with its id, it is still a duplicate JetStream drops. */
+  private sendableAgain(message: OutgoingMessage, now: number): boolean {
+    return now - (this.publishedAt.get(message) ?? 0) < this.barrierMaxAgeMs;
   }
 
   /**
