@@ -205,14 +205,17 @@ async function run(count, model, via) {
 }
 
 const CPU_PROCESSES = () => ({ gateway: gateway.pid, normalizer: normalizer.pid, 'nats-server': nats.pid });
-function cpuSnapshot() {
-  return Object.fromEntries(Object.entries(CPU_PROCESSES()).map(([name, pid]) => [name, cpuSeconds(pid)]));
+function cpuSnapshot(processes = CPU_PROCESSES()) {
+  return Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
 }
-/** Runs `count` streams through the gateway and reads each process's CPU per contract event meanwhile. */
-async function measuredRun(count, model) {
-  const before = cpuSnapshot();
-  const result = await run(count, model, 'gateway');
-  const after = cpuSnapshot();
+/**
+ * Runs `count` streams (through the gateway, or `via` a baseline) and reads the CPU per event (per SSE record for
+ * a baseline) of each of `processes` meanwhile.
+ */
+async function measuredRun(count, model, via = 'gateway', processes = CPU_PROCESSES()) {
+  const before = cpuSnapshot(processes);
+  const result = await run(count, model, via);
+  const after = cpuSnapshot(processes);
   const usPerEvent = Object.fromEntries(Object.keys(before).map((name) => [name, ((after[name] - before[name]) * 1e6) / result.events]));
   return { ...result, usPerEvent };
 }
@@ -335,27 +338,22 @@ try {
   const paced = await pacedModel(FRAMES);
   const direct = await run(STREAMS, paced, 'direct');
   await run(Math.min(20, STREAMS), paced, 'proxy'); // warms the proxy as pacedModel warms the pipeline
-  const proxyCpuBefore = cpuSeconds(proxy.pid);
-  const proxied = await run(STREAMS, paced, 'proxy');
-  const proxyUsPerRecord = ((cpuSeconds(proxy.pid) - proxyCpuBefore) * 1e6) / proxied.events;
+  const proxied = await measuredRun(STREAMS, paced, 'proxy', { proxy: proxy.pid });
   const relayed = {};
   for (const name of Object.keys(relays)) {
     await run(Math.min(20, STREAMS), paced, name);
-    const pids = { relay: relays[name].pid, ...(name === 'relay2' && { echo: relayEcho.pid }), 'nats-server': nats.pid };
-    const before = Object.fromEntries(Object.entries(pids).map(([process, pid]) => [process, cpuSeconds(pid)]));
-    const result = await run(STREAMS, paced, name);
-    const usPerRecord = Object.fromEntries(Object.entries(pids).map(([process, pid]) => [process, ((cpuSeconds(pid) - before[process]) * 1e6) / result.events]));
-    relayed[name] = { ...result, usPerRecord };
+    const processes = { relay: relays[name].pid, ...(name === 'relay2' && { echo: relayEcho.pid }), 'nats-server': nats.pid };
+    relayed[name] = await measuredRun(STREAMS, paced, name, processes);
   }
   const piped = await measuredRun(STREAMS, paced);
   out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms (${Math.round((STREAMS * 1000) / INTERVAL)} frames/s offered), tracing on (OTLP to a collector)`);
   out(`  latency send->receipt, direct from the replay provider: p50 ${ms(percentile(direct.latencies, 50))}  p99 ${ms(percentile(direct.latencies, 99))}  (${direct.latencies.length} deltas)`);
   out(`  latency send->receipt, through a plain node proxy:      p50 ${ms(percentile(proxied.latencies, 50))}  p99 ${ms(percentile(proxied.latencies, 99))}  (${proxied.latencies.length} deltas, errors ${proxied.errors})`);
-  out(`  added by the plain proxy (one more node process):        p50 ${ms(percentile(proxied.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(proxied.latencies, 99) - percentile(direct.latencies, 99))}   (CPU ${proxyUsPerRecord.toFixed(1)} us per SSE record)`);
+  out(`  added by the plain proxy (one more node process):        p50 ${ms(percentile(proxied.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(proxied.latencies, 99) - percentile(direct.latencies, 99))}   (CPU ${proxied.usPerEvent.proxy.toFixed(1)} us per SSE record)`);
   for (const [name, label] of [['relay', 'one pass'], ['relay2', 'two passes']]) {
-    const { latencies, firsts, errors, usPerRecord } = relayed[name];
+    const { latencies, firsts, errors, usPerEvent } = relayed[name];
     out(`  through a NATS relay, ${label} (${name === 'relay' ? 'the floor of storing what passes' : "the floor of the pipeline's shape"}): added p50 ${ms(percentile(latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(latencies, 99) - percentile(direct.latencies, 99))}  first record p50 ${ms(percentile(firsts, 50))}  errors ${errors}`);
-    out(`    CPU: ${cpuPerEvent(usPerRecord).replace('contract event', 'SSE record')}`);
+    out(`    CPU: ${cpuPerEvent(usPerEvent).replace('contract event', 'SSE record')}`);
   }
   out(`  latency send->receipt, through the gateway pipeline:    p50 ${ms(percentile(piped.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99))}  (${piped.latencies.length} deltas)`);
   out(`  added by the pipeline:                                   p50 ${ms(percentile(piped.latencies, 50) - percentile(direct.latencies, 50))}  p99 ${ms(percentile(piped.latencies, 99) - percentile(direct.latencies, 99))}   (targets: < 1 ms, < 5 ms)`);

@@ -3,19 +3,17 @@
 // it back. Nothing else. NATS_URL: the bench's nats-server.
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { HEADERS } from '@llm-stream/contract';
 import { ensureRelayStream, publishSoon, RELAY_SUBJECTS } from './nats-relay-subjects.mjs';
 
 const nc = await connect({ servers: process.env.NATS_URL, name: 'bench-relay-echo', noAsyncTraces: true });
 await ensureRelayStream(await jetstreamManager(nc));
-const back = RELAY_SUBJECTS.returned;
-const prefix = RELAY_SUBJECTS.outgoing.length;
-const positions = new Map();
+// `relay.out.<relay>.<request>` goes back on `relay.back.<relay>.<request>`, its message id likewise (the
+// relay's is `<subject>:<position>`), as the normalizer reads a record's position from its headers.
+const back = (outgoing) => `${RELAY_SUBJECTS.returned}${outgoing.slice(RELAY_SUBJECTS.outgoing.length)}`;
 nc.subscribe(`${RELAY_SUBJECTS.outgoing}.>`, {
   callback: (_error, message) => {
-    const subject = `${back}${message.subject.slice(prefix)}`;
-    const position = (positions.get(subject) ?? 0) + 1;
-    positions.set(subject, position);
-    publishSoon(nc, subject, message.data, `${subject}:${String(position)}`);
+    publishSoon(nc, back(message.subject), message.data, back(message.headers?.get(HEADERS.msgId) ?? ''));
   },
 });
 // Subscribed on the server: the bench may send through the two-pass relay now.

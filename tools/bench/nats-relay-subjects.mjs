@@ -1,6 +1,7 @@
 // What the benches' NATS relays (nats-relay.mjs, nats-relay-echo.mjs) share: their subjects, their stream and
 // the way they publish.
-import { EncodedHeaders, ensureStream, pipelineStreamConfigs, DEFAULT_STREAM_OPTIONS } from '@llm-stream/pipeline';
+import { HEADERS } from '@llm-stream/contract';
+import { EncodedHeaders, ensureStream, headerBlock, pipelineStreamConfigs, DEFAULT_STREAM_OPTIONS } from '@llm-stream/pipeline';
 
 export const RELAY_SUBJECTS = {
   /** A chunk on its way to the echo process (`.<relay>.<request>`). */
@@ -26,6 +27,6 @@ function flushQueued() {
   const batch = queued;
   queued = [];
   for (const { nc, subject, data, msgId } of batch) {
-    nc.publish(subject, data, { headers: new EncodedHeaders(`NATS/1.0\r\nNats-Msg-Id: ${msgId}\r\n\r\n`) });
+    nc.publish(subject, data, { headers: new EncodedHeaders(headerBlock({ [HEADERS.msgId]: msgId })) });
   }
 }
