@@ -1,5 +1,5 @@
 import { HEADERS, eventMsgId, eventsSubject, type ContractEvent } from '@llm-stream/contract';
-import type { OutgoingMessage } from './checkpointed-publisher.js';
+import type { OutgoingMessage } from './acks/outgoing-message.js';
 import { HEADER_BLOCK_START, headerLines } from './header-block.js';
 
 /**

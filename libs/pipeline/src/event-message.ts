@@ -1,5 +1,5 @@
 import type { ContractEvent } from '@llm-stream/contract';
-import type { OutgoingMessage } from './checkpointed-publisher.js';
+import type { OutgoingMessage } from './acks/outgoing-message.js';
 import { EventMessageEncoder } from './event-message-encoder.js';
 import { headersOfBlock } from './header-block.js';
 

@@ -8,14 +8,10 @@ export {
 } from './pipeline-streams.js';
 export { connectPipeline, type ConnectPipelineOptions } from './connect-pipeline.js';
 export { NatsReadinessProbe, type NatsReadiness } from './nats-readiness.js';
-export {
-  CheckpointedPublisher,
-  DEFAULT_MAX_BUFFERED,
-  storedMessageCount,
-  type CheckpointedPublisherOptions,
-  type FinishResult,
-  type OutgoingMessage,
-} from './checkpointed-publisher.js';
+export { AckedPublisher, DEFAULT_MAX_UNACKED, type AckedPublisherOptions, type FinishResult } from './acks/acked-publisher.js';
+export type { OutgoingMessage } from './acks/outgoing-message.js';
+export { readPubAck, type PubAck } from './acks/pub-ack.js';
+export { storedMessageCount } from './stored-message-count.js';
 export { PublishError } from './publish-error.js';
 export { missingPositions, storedPositions } from './stored-positions.js';
 export { RetryLoop, type RetryDelays } from './retry-loop.js';

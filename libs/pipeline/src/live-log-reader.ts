@@ -2,7 +2,7 @@ import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstrea
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { HeaderLookup } from '@llm-stream/contract';
 import { messageHeaderLookup } from './message-header-lookup.js';
-import { storedMessageCount } from './checkpointed-publisher.js';
+import { storedMessageCount } from './stored-message-count.js';
 import { OrderedReader } from './ordered-reader.js';
 import { onConnectionChange } from './reconnects.js';
 import { RetryLoop } from './retry-loop.js';

@@ -1,5 +1,5 @@
 import { HEADERS, rawMsgId, rawSubject, type TraceRecord, type TraceStreamInfo } from '@llm-stream/contract';
-import type { OutgoingMessage } from './checkpointed-publisher.js';
+import type { OutgoingMessage } from './acks/outgoing-message.js';
 import { HEADER_BLOCK_START, headerLines } from './header-block.js';
 
 /**

@@ -20,13 +20,9 @@ export class LeaseRenewer {
     this.gaps = new LeaseGaps(2 * settings.intervalMs);
   }
 
-  /**
-   * Starts watching the lease for one stream: the function returned tells, when asked, whether a normalizer
-   * may have declared this instance lost at some time since the watch began.
-   */
-  watch(): () => boolean {
-    const since = Date.now();
-    return () => this.gaps.mayHaveLapsedSince(since, Date.now());
+  /** Whether a normalizer may have declared this instance lost at some time since `since` (ms). */
+  mayHaveLapsedSince(since: number): boolean {
+    return this.gaps.mayHaveLapsedSince(since, Date.now());
   }
 
   /** Resolves once the worker is connected and has renewed the lease a first time. */

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { NormalizerSession } from '@llm-stream/adapters';
-import { assertNever } from '@llm-stream/contract';
 import type { FinishResult } from '@llm-stream/pipeline';
 import { JsonLogger } from '@llm-stream/service-kit';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -38,27 +37,28 @@ export class StreamObserverService implements RunnerObserver {
   }
 
   stored(spec: StreamSpec, result: FinishResult): void {
-    const fields = { stream_id: spec.streamId, trace_id: spec.traceId, records: result.published, republished: result.republished };
-    switch (result.provenBy) {
-      case 'count':
-        return;
-      // Read on purpose (the lease may have lapsed) is expected; read because the count stayed short is not.
-      case 'read_shared':
-        this.logger.info('the lease may have lapsed while the stream ran (a normalizer may have added gateway.lost): raw trace proven stored by reading it', fields);
-        return;
-      case 'read':
-        this.logger.warn('NATS counts fewer raw trace records than it holds: proven stored by reading them', fields);
-        return;
-      default:
-        assertNever(result.provenBy, 'proof');
-    }
-  }
-
-  backlogged(spec: StreamSpec, unconfirmed: number): void {
-    this.logger.error('JetStream confirms no raw trace records: ending the stream (trace_backlog)', {
+    if (result.resent === 0 && result.settledByRead === 0) return;
+    this.logger.info('raw trace stored after sending some records again', {
       stream_id: spec.streamId,
       trace_id: spec.traceId,
-      unconfirmed,
+      records: result.published,
+      resent: result.resent,
+      settled_by_read: result.settledByRead,
+    });
+  }
+
+  fenced(spec: StreamSpec): void {
+    this.logger.warn('a normalizer ended the stream (gateway.lost) while this instance was unheard: its client is served from the log', {
+      stream_id: spec.streamId,
+      trace_id: spec.traceId,
+    });
+  }
+
+  backlogged(spec: StreamSpec, unacked: number): void {
+    this.logger.error('JetStream acks no raw trace records: ending the stream (trace_backlog)', {
+      stream_id: spec.streamId,
+      trace_id: spec.traceId,
+      unacked,
     });
   }
 

@@ -60,9 +60,9 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     return admit(this.limits, this.runners.size, this.lag.lagMs);
   }
 
-  /** Starts watching this instance's lease for one stream (see LeaseRenewer.watch). */
-  watchLease(): () => boolean {
-    return this.lease.watch();
+  /** Whether a normalizer may have declared this instance lost at some time since `since` (see LeaseRenewer). */
+  leaseMayHaveLapsedSince(since: number): boolean {
+    return this.lease.mayHaveLapsedSince(since);
   }
 
   local(streamId: string): StreamRunner | undefined {

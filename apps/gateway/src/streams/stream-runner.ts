@@ -2,7 +2,7 @@ import type { Span } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerSession, TraceRecorder, createProviderAdapter, parseSseRecord, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
-import { CheckpointedPublisher, RetryLoop, TraceMessageEncoder, toNatsHeaders, type FinishResult, type OutgoingMessage } from '@llm-stream/pipeline';
+import { AckedPublisher, RetryLoop, TraceMessageEncoder, toNatsHeaders, type FinishResult, type OutgoingMessage } from '@llm-stream/pipeline';
 import {
   HEADERS,
   STREAM_NAMES,
@@ -18,6 +18,10 @@ import { UpstreamAttempt, type AttemptSettings, type AttemptSummary } from '../u
 import type { UpstreamPlan } from '../upstream/upstream-plan.js';
 import { redactRecord } from '../upstream/redaction/redact-record.js';
 import type { SecretRedactor } from '../upstream/redaction/secret-redactor.js';
+import { LocalEventFeed, type ClientFeed } from './local-event-feed.js';
+
+/** How long open() waits for JetStream to ack `stream.open` before the client is refused (503). */
+const OPEN_ACK_TIMEOUT_MS = 5_000;
 
 export interface StreamSpec {
   readonly streamId: string;
@@ -42,12 +46,11 @@ export interface RunnerObserver {
   settled(spec: StreamSpec, session: NormalizerSession): void;
   /** The raw trace could not be proven stored: the NATS connection closed (the process is shutting down). */
   failed(spec: StreamSpec, error: unknown): void;
-  /** JetStream confirmed none of the stream's records while more than the publisher's bound waited: it ends now. */
-  backlogged(spec: StreamSpec, unconfirmed: number): void;
-  /**
-   * The whole raw trace is proven stored (`result.provenBy`: how; `read_shared`: read because this instance's
-   * lease may have lapsed meanwhile, `read`: because the server miscounted it).
-   */
+  /** JetStream acked none of the stream's records while more than the publisher's bound waited: it ends now. */
+  backlogged(spec: StreamSpec, unacked: number): void;
+  /** A normalizer ended the stream (gateway.lost) before this instance's fenced record: its client is served from the log. */
+  fenced(spec: StreamSpec): void;
+  /** Every record of the raw trace is acked by JetStream (`result`: how many had to be sent again). */
   stored(spec: StreamSpec, result: FinishResult): void;
 }
 
@@ -67,11 +70,12 @@ export interface StreamRunnerDeps {
   /** Every provider key the gateway knows: applied to each record before it is stamped and published. */
   readonly redactor: SecretRedactor;
   /**
-   * True when a normalizer may have declared this instance lost since the stream was created (its lease went
-   * unheard, see LeaseRenewer.watch): then the raw trace may hold that normalizer's gateway.lost, and its
-   * storage is proven by reading, not by a count (checkpoints and the end alike).
+   * True when a normalizer may have declared this instance lost at some time since `since` (its lease went
+   * unheard, see LeaseRenewer): then the next raw record goes fenced (see AckedPublisher.fenceNext).
    */
-  readonly leaseMayHaveLapsed: () => boolean;
+  readonly leaseMayHaveLapsedSince: (since: number) => boolean;
+  /** The stream's stored events after a seq: what the client is served once the log no longer follows this session. */
+  readonly logFeed: (afterSeq: number) => ClientFeed;
 }
 
 /**
@@ -82,7 +86,11 @@ export interface StreamRunnerDeps {
 export class StreamRunner {
   private readonly recorder: TraceRecorder;
   private readonly session = new NormalizerSession({ createAdapter: createProviderAdapter });
-  private readonly publisher: CheckpointedPublisher;
+  private readonly publisher: AckedPublisher;
+  /** The events of this instance's own session, for the HTTP client that created the stream. */
+  readonly events: LocalEventFeed;
+  /** When the newest record was published (ms): a lease gap since then fences the next one. */
+  private lastPublishedAt = 0;
   private readonly encoder: TraceMessageEncoder;
   private current: UpstreamAttempt | undefined;
   private wakeFromBackoff: (() => void) | undefined;
@@ -90,8 +98,6 @@ export class StreamRunner {
   private graceTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private stopped = false;
-  /** `stream.open` as open() sent it, and whether JetStream acked it (see abandonOpening). */
-  private opening: { readonly message: OutgoingMessage; confirmed: boolean } | undefined;
   private quietSince = 0;
   private readonly finishedPromise: Promise<void>;
   private markFinished: () => void = () => undefined;
@@ -105,10 +111,14 @@ export class StreamRunner {
       { stream_id: spec.streamId, tenant: spec.tenant, provider: spec.provider, model: spec.plan.model },
       deps.traceHeaders,
     );
-    this.publisher = new CheckpointedPublisher(deps.nc, deps.js, deps.jsm, STREAM_NAMES.raw, rawSubject(spec.tenant, spec.streamId), {
-      positionHeader: HEADERS.rawSeq,
-      // A normalizer that heard no renewal appends gateway.lost to this trace: the count then proves nothing.
-      othersMayHaveWritten: deps.leaseMayHaveLapsed,
+    this.publisher = new AckedPublisher(deps.nc, deps.js, STREAM_NAMES.raw, rawSubject(spec.tenant, spec.streamId), { positionHeader: HEADERS.rawSeq });
+    this.events = new LocalEventFeed(deps.logFeed);
+    this.publisher.onProgress((ackedThrough) => {
+      this.events.acked(ackedThrough);
+    });
+    this.publisher.onFenced(() => {
+      this.events.switchToLog();
+      deps.observer.fenced(spec);
     });
     // Settled by start() or abandonOpening(), not created there: whoever awaits the runner before it starts
     // (the registry) must not see a stream that has already finished.
@@ -151,11 +161,10 @@ export class StreamRunner {
         this.deps.redactor,
       ),
     );
-    this.opening = { message: this.message(record), confirmed: false };
-    // Once, without retries: a stream that cannot be opened is refused (503) before the provider is called.
-    await this.publisher.publishAcked(this.opening.message, { retry: false });
-    this.opening.confirmed = true;
-    this.session.accept(record);
+    this.lastPublishedAt = this.deps.clock();
+    // A stream that cannot be opened in time is refused (503) before the provider is called.
+    await this.publisher.publishAndWait(this.message(record), OPEN_ACK_TIMEOUT_MS);
+    this.events.add(record.raw_seq, this.session.accept(record));
     if (this.spec.capturedRequest !== undefined) this.record({ kind: 'client.request', body: this.spec.capturedRequest });
     await this.publishWorkItem();
   }
@@ -165,15 +174,15 @@ export class StreamRunner {
    * stores a message whose ack came too late for the gateway (an event loop lagging under a burst of
    * openings, a paused server). A work item stored without an end would hold a normalizer's slot for good,
    * waiting for records that never come, and the stream would stay `running` in the audit log. So the trace
-   * is ended here, while the process lives, as any other: `stream.open` again (its message id makes a stored
-   * copy a duplicate), `gateway.shutdown` (`not_opened`) after it, then the work item; a normalizer that takes
-   * the item ends the stream interrupted at once. Resolves when the trace is proven stored (or the connection
-   * closed); `finished` settles then.
+   * is ended here, while the process lives, as any other: `stream.open` is still in flight (sent again until
+   * acked), `gateway.shutdown` (`not_opened`) goes after it, then the work item; a normalizer that takes the
+   * item ends the stream interrupted at once. Resolves when the trace is acked (or the connection closed);
+   * `finished` settles then.
    */
   async abandonOpening(): Promise<void> {
     this.stopped = true;
+    this.events.close();
     try {
-      if (this.opening !== undefined && !this.opening.confirmed) this.publisher.publish(this.opening.message);
       this.record({ kind: 'gateway.shutdown', gateway_id: this.deps.gatewayId, reason: 'not_opened' });
       await new RetryLoop(this.deps.nc).run(`${this.spec.streamId}: work item`, () => this.publishWorkItem());
       this.deps.observer.stored(this.spec, await this.publisher.finish());
@@ -205,6 +214,8 @@ export class StreamRunner {
         this.deps.observer.failed(this.spec, error);
       })
       .finally(() => {
+        // Stopped before its end (the connection closed): whoever ends the stream now does it in the log.
+        if (!this.session.terminal) this.events.switchToLog();
         clearInterval(this.heartbeatTimer);
         clearTimeout(this.graceTimer);
         this.deps.observer.settled(this.spec, this.session);
@@ -308,12 +319,15 @@ export class StreamRunner {
   private record(received: UnstampedRecord, parsed?: SseFrame): void {
     const unstamped = redactRecord(received, this.deps.redactor);
     const record = this.recorder.stamp(unstamped);
+    const now = this.deps.clock();
+    if (this.deps.leaseMayHaveLapsedSince(this.lastPublishedAt)) this.publisher.fenceNext();
+    this.lastPublishedAt = now;
     this.publisher.publish(this.message(record));
     // The local session must see what the normalizer will read from the trace: a redacted frame is parsed again.
     const frame = unstamped === received || unstamped.kind !== 'frame' ? parsed : parseSseRecord(unstamped.text, unstamped.partial === true);
-    this.session.accept(record, frame);
+    this.events.add(record.raw_seq, this.session.accept(record, frame));
     if (this.publisher.overflowing && !this.stopped && !this.session.terminal) {
-      this.deps.observer.backlogged(this.spec, this.publisher.unconfirmedCount);
+      this.deps.observer.backlogged(this.spec, this.publisher.unackedCount);
       this.endHere('trace_backlog');
     }
   }

@@ -31,6 +31,7 @@ import { RouteSource } from '../routes/route-source.js';
 import { refusalMessage } from './admission.js';
 import { routeRequest } from './route-request.js';
 import { EventFeed, type StoredEvent } from './event-feed.js';
+import type { ClientFeed } from './local-event-feed.js';
 import { isVisibleTo } from './projection.js';
 import { SseWriter } from './sse-writer.js';
 import { newStreamId } from './stream-id.js';
@@ -125,10 +126,11 @@ export class StreamsService {
       traceHeaders: headersForSpan(span),
       observer: this.observer,
       redactor: this.redactor,
-      leaseMayHaveLapsed: this.registry.watchLease(),
+      leaseMayHaveLapsedSince: (since) => this.registry.leaseMayHaveLapsedSince(since),
+      logFeed: (afterSeq) => this.feed(spec.tenant, streamId, afterSeq, true),
     });
-    // Subscribed before the work item goes out: every event the normalizer publishes reaches the feed live.
-    const feed = this.feed(spec.tenant, streamId, 0, false);
+    // The client is served from this instance's own session, each event once its raw records are acked.
+    const feed = runner.events;
     try {
       await context.with(trace.setSpan(context.active(), span), () => runner.open());
     } catch (error) {
@@ -217,7 +219,7 @@ export class StreamsService {
   }
 
   private async follow(
-    feed: EventFeed,
+    feed: ClientFeed,
     streamId: string,
     principal: ApiKeyPrincipal,
     response: ServerResponse,

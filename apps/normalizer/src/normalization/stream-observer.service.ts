@@ -60,11 +60,8 @@ export class StreamObserverService implements StreamObserver {
   }
 
   stored(stream: ObservedStream, result: FinishResult): void {
-    if (result.provenBy === 'count') return;
-    this.log(stream).warn('NATS counts fewer events than it holds: proven stored by reading them', {
-      events: result.published,
-      republished: result.republished,
-    });
+    if (result.resent === 0 && result.settledByRead === 0) return;
+    this.log(stream).info('events stored after sending some again', { events: result.published, resent: result.resent, settled_by_read: result.settledByRead });
   }
 
   gatewayLost(stream: ObservedStream): void {

@@ -1,15 +1,14 @@
 import type { Span, Tracer } from '@opentelemetry/api';
-import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
+import { JetStreamApiCodes, JetStreamApiError, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DEFAULT_MAX_HELD_RECORDS, NormalizerSession, createProviderAdapter, type UnknownEventCounter } from '@llm-stream/adapters';
 import {
-  CheckpointedPublisher,
+  AckedPublisher,
   EventMessageEncoder,
   LiveLogReader,
   OrderedReader,
   RetryLoop,
   headerLookup,
-  storedMessageCount,
   toNatsHeaders,
   toLogMessage,
   type FinishResult,
@@ -22,7 +21,6 @@ import {
   decodeTraceRecord,
   encodeTraceRecord,
   eventsSubject,
-  isTerminalEvent,
   rawMsgId,
   rawSubject,
   type ContractEvent,
@@ -46,7 +44,7 @@ export interface StreamObserver {
   badRecord(stream: ObservedStream, reason: string): void;
   gatewayLost(stream: ObservedStream): void;
   finished(stream: ObservedStream, outcome: 'ended' | 'handed_over' | 'abandoned'): void;
-  /** Every event is proven stored (`result.provenBy`: how; a `read` means the server miscounted them). */
+  /** Every event is acked by JetStream (`result`: how many had to be sent again). */
   stored(stream: ObservedStream, result: FinishResult): void;
 }
 
@@ -156,7 +154,7 @@ export class StreamWorker {
     // Tried until NATS answers: a restart of the server costs time, never the stream.
     const alreadyStored = await this.retrying.run(`${subject}: stored seqs`, () => storedSeqs(js, jsm, subject));
     observer.started(this.observed, alreadyStored.size);
-    const publisher = new CheckpointedPublisher(nc, js, jsm, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq });
+    const publisher = new AckedPublisher(nc, js, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq });
     const session = new NormalizerSession({ createAdapter: createProviderAdapter, unknownEvents: this.deps.unknownEvents });
     const encoder = new EventMessageEncoder(this.item.tenant, this.item.stream_id, headersForSpan(this.span));
     const interval = this.deps.workingIntervalMs;
@@ -174,30 +172,25 @@ export class StreamWorker {
         this.watchLease(session);
       });
     }, interval);
-    /** Runs one record through the session; only the terminal event is waited for (its JetStream ack). */
-    const take = (message: LogMessage): Promise<void> | undefined => {
+    /** Runs one record through the session and publishes its events; their acks are awaited at the end. */
+    const take = (message: LogMessage): void => {
       this.lastRecordAt = this.deps.clock();
       const decoded = decodeTraceRecord(message.header, message.string());
       if (!decoded.ok) {
         observer.badRecord(this.observed, decoded.error.message);
-        return undefined;
+        return;
       }
-      let terminalStored: Promise<void> | undefined;
       for (const event of session.accept(decoded.value)) {
         // Events a previous owner already stored are recomputed identically, and skipped.
         if (alreadyStored.has(event.seq)) continue;
         observer.event(this.observed, event);
-        const encoded = encoder.encode(event);
-        if (isTerminalEvent(event)) terminalStored = publisher.publishAcked(encoded);
-        else publisher.publish(encoded);
+        publisher.publish(encoder.encode(event));
       }
-      return terminalStored;
     };
     const finished = (): boolean => session.terminal || this.handingOver;
     try {
       for await (const message of this.reader) {
-        const stored = take(message);
-        if (stored !== undefined) await stored;
+        take(message);
         if (finished()) break;
       }
       if (this.storedOrder && !finished()) {
@@ -207,8 +200,7 @@ export class StreamWorker {
         this.storedReader = stored;
         try {
           for await (const message of stored) {
-            const terminal = take(toLogMessage(message));
-            if (terminal !== undefined) await terminal;
+            take(toLogMessage(message));
             if (finished()) break;
           }
         } finally {
@@ -252,46 +244,63 @@ export class StreamWorker {
     const evidenceAt = Math.max(this.lastRecordAt, this.reader.lastArrivalAt);
     if (!this.deps.leases.isExpired(this.item.gateway_id, now, evidenceAt)) return;
     this.lostAppended = true;
-    if (session.lastRawSeq === 0) {
-      // Nothing taken yet. The trace may be on its way still (this normalizer is busy, or NATS was away): only a
-      // trace that holds nothing at all was never opened (it expired, or the gateway died first) and is given up.
-      const subject = rawSubject(this.item.tenant, this.item.stream_id);
-      storedMessageCount(this.deps.jsm, STREAM_NAMES.raw, subject)
-        .then((stored) => {
-          if (stored === 0) this.reader.close();
-          else this.appendGatewayLost(now);
-        })
-        .catch(() => {
-          this.lostAppended = false;
-        });
-      return;
-    }
-    this.appendGatewayLost(now);
+    this.appendGatewayLost(now).catch(() => {
+      // NATS did not answer: judged again at the next round.
+      this.lostAppended = false;
+    });
   }
 
-  private appendGatewayLost(now: number): void {
+  /**
+   * Appends gateway.lost right behind the newest record the trace holds, fenced by that record's stream sequence
+   * (`Nats-Expected-Last-Subject-Sequence`): if the gateway stored anything since, JetStream refuses it, the
+   * gateway is alive after all and the stream goes on. The gateway fences its own first record after a lease
+   * gap the same way, so the two can never both believe they wrote the stream's end (docs/pipeline.md, "Fences").
+   * A trace that holds nothing at all was never opened (it expired, or the gateway died first) and is given up.
+   */
+  private async appendGatewayLost(now: number): Promise<void> {
+    const subject = rawSubject(this.item.tenant, this.item.stream_id);
+    const newest = await lastStored(this.deps.jsm, subject);
+    if (newest === undefined) {
+      this.reader.close();
+      return;
+    }
     // raw_seq 0, which no gateway ever writes (its records count from 1): a late record of a gateway that was
     // only partitioned can never collide with it. The session ends the stream where gateway.lost is stored,
     // which is the same place for every replica; records stored after it are ignored.
     const record = { kind: 'gateway.lost' as const, raw_seq: 0, ts: now, gateway_id: this.item.gateway_id };
     const encoded = encodeTraceRecord(record, this.item);
-    this.deps.js
-      .publish(rawSubject(this.item.tenant, this.item.stream_id), encoded.data, {
+    try {
+      const ack = await this.deps.js.publish(subject, encoded.data, {
         msgID: rawMsgId(this.item.stream_id, record.raw_seq),
         headers: toNatsHeaders(encoded.headers),
-      })
-      .then((ack) => {
-        // A duplicate: another replica (a previous owner) stored the same gateway.lost; the stream ends all the same.
-        if (!ack.duplicate) this.deps.observer.gatewayLost(this.observed);
-      })
-      .catch(() => {
-        this.lostAppended = false;
+        expect: { lastSubjectSequence: newest },
       });
+      // A duplicate: another replica (a previous owner) stored the same gateway.lost; the stream ends all the same.
+      if (!ack.duplicate) this.deps.observer.gatewayLost(this.observed);
+    } catch (error) {
+      if (!isWrongLastSequence(error)) throw error;
+      // The gateway wrote since: the evidence is judged again from its new records.
+      this.lostAppended = false;
+    }
   }
 
   private endSpan(): void {
     this.span.end();
   }
+}
+
+/** The stream sequence of the newest message `subject` holds, or undefined when it holds none. */
+async function lastStored(jsm: JetStreamManager, subject: string): Promise<number | undefined> {
+  try {
+    return (await jsm.streams.getMessage(STREAM_NAMES.raw, { last_by_subj: subject }))?.seq;
+  } catch (error) {
+    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.NoMessageFound) return undefined;
+    throw error;
+  }
+}
+
+function isWrongLastSequence(error: unknown): boolean {
+  return error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence;
 }
 
 /** A raw record's raw_seq; a normalizer's gateway.lost (raw_seq 0) is outside the gateway's sequence. */
