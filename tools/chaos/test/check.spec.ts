@@ -1,7 +1,7 @@
 import { check } from '../src/check/check.js';
 import type { CheckName } from '../src/check/report.js';
 import type { RecordedRun } from '../src/recorded-run.js';
-import { RECORDS, T0, cleanRun } from './support/recorded-run-builder.js';
+import { RECORDS, T0, cleanRun, seen } from './support/recorded-run-builder.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -59,7 +59,8 @@ describe('check: each defect is found (each check can fail)', () => {
   it('two terminal events at the backend', () => {
     const run = withDefect((r) => {
       const events = r.backend['st_2']!;
-      r.backend = { ...r.backend, st_2: [...events, { seq: 7, type: 'stream.error', at: T0 + 900 }] };
+      const second = { type: 'stream.error', seq: 7, stream_id: 'st_2', status: 'failed', error: { category: 'internal' } };
+      r.backend = { ...r.backend, st_2: [...events, ...seen([second], T0 + 900)] };
     });
     expect(only(run)).toEqual({ 'duplicate-terminal': 1 });
   });
@@ -107,9 +108,10 @@ describe('check: each defect is found (each check can fail)', () => {
   it('an interruption is accepted only when the stream gateway died while it ran', () => {
     const interrupted = (r: Mutable<RecordedRun>): void => {
       const events = r.stored['st_2']!.slice(0, 4);
-      r.stored = { ...r.stored, st_2: [...events, { type: 'stream.error', seq: 5, stream_id: 'st_2', status: 'interrupted', error: { category: 'transport_interrupted' } }] };
-      r.backend = { ...r.backend, st_2: r.backend['st_2']!.slice(0, 4).concat({ seq: 5, type: 'stream.error', at: T0 + 300 }) };
-      clientOf(r, 2).events = clientOf(r, 2).events.slice(0, 4).concat({ seq: 5, type: 'stream.error', at: T0 + 300 });
+      const terminal = { type: 'stream.error', seq: 5, stream_id: 'st_2', status: 'interrupted', error: { category: 'transport_interrupted' } };
+      r.stored = { ...r.stored, st_2: [...events, terminal] };
+      r.backend = { ...r.backend, st_2: r.backend['st_2']!.slice(0, 4).concat(seen([terminal], T0 + 300)) };
+      clientOf(r, 2).events = clientOf(r, 2).events.slice(0, 4).concat(seen([terminal], T0 + 300));
       r.audit = { ...r.audit, st_2: { ...r.audit['st_2']!, status: 'interrupted', eventSeqs: [1, 2, 3, 4, 5] } };
     };
     const kill = { kind: 'kill-gateway' as const, target: 'gw-1', startedAt: T0 + 50, endedAt: T0 + 120, detail: '' };
