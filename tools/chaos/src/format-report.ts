@@ -11,15 +11,16 @@ export function formatReport(report: Report, maxFindings = 40): string {
     `streams started ${report.streamsStarted}, accepted ${report.streamsAccepted}, exactly one terminal ${report.exactlyOneTerminal}, ` +
       `outcome as expected ${report.outcomeAsExpected} (${report.explainedInterruptions} interruptions explained by a gateway kill)`,
     `frames sent ${report.framesSent}, lost ${report.framesLost}; audit: ${report.auditMissingEvents} stream(s) with missing events, ${report.verifyFailures} failing /verify`,
+    `events not in the log as received: ${report.notLoggedEvents.client} at clients, ${report.notLoggedEvents.backend} at the backend`,
     `refused requests by status: ${Object.entries(report.refusals).map(([status, count]) => `${status}: ${count}`).join(', ') || 'none'}`,
     `stalls outside any fault (more than 3 s without an event): ${report.stalls.streams} stream(s), longest ${report.stalls.maxGapMs} ms`,
     `findings by check: ${Object.entries(report.counts).filter(([, count]) => count > 0).map(([name, count]) => `${name} ${count}`).join(', ') || 'none'}`,
     '',
-    '| fault | runs | streams hit | lost frames | missing terminals | gaps | dups | wrong outcomes | recovery p50 | recovery max |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| fault | runs | streams hit | lost frames | missing terminals | gaps | dups | wrong outcomes | not logged | recovery p50 | recovery max |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...report.byFault.map(
       (row) =>
-        `| ${row.kind} | ${row.runs} | ${row.streamsHit} | ${row.lostFrames} | ${row.missingTerminals} | ${row.gaps} | ${row.duplicates} | ${row.wrongOutcomes} | ${ms(row.recoveryP50Ms)} | ${ms(row.recoveryMaxMs)} |`,
+        `| ${row.kind} | ${row.runs} | ${row.streamsHit} | ${row.lostFrames} | ${row.missingTerminals} | ${row.gaps} | ${row.duplicates} | ${row.wrongOutcomes} | ${row.notLogged} | ${ms(row.recoveryP50Ms)} | ${ms(row.recoveryMaxMs)} |`,
     ),
     '',
   ];

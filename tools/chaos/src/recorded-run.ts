@@ -1,3 +1,5 @@
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the TSDoc link
+import type { eventContentHash } from './check/event-content.js';
 import type { FaultRecord } from './fault-kinds.js';
 
 /**
@@ -51,6 +53,11 @@ export interface ClientRequest {
 export interface SeenEvent {
   readonly seq: number;
   readonly type: string;
+  /**
+   * The event's content as received ({@link eventContentHash} of the SSE record's `data`, or of the event the
+   * typed client delivered): compared with the stored event of the same seq, without keeping every body.
+   */
+  readonly hash: string;
   readonly at: number;
 }
 

@@ -1,7 +1,8 @@
 import { check } from '../src/check/check.js';
 import type { CheckName } from '../src/check/report.js';
+import { formatReport } from '../src/format-report.js';
 import type { RecordedRun } from '../src/recorded-run.js';
-import { RECORDS, T0, cleanRun } from './support/recorded-run-builder.js';
+import { RECORDS, T0, cleanRun, seen } from './support/recorded-run-builder.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -28,6 +29,7 @@ describe('check: a clean recorded run', () => {
     expect(report.outcomeAsExpected).toBe(3);
     expect(report.framesSent).toBe(3 * RECORDS.length);
     expect(report.framesLost).toBe(0);
+    expect(report.notLoggedEvents).toEqual({ client: 0, backend: 0 });
   });
 });
 
@@ -59,9 +61,11 @@ describe('check: each defect is found (each check can fail)', () => {
   it('two terminal events at the backend', () => {
     const run = withDefect((r) => {
       const events = r.backend['st_2']!;
-      r.backend = { ...r.backend, st_2: [...events, { seq: 7, type: 'stream.error', at: T0 + 900 }] };
+      const second = { type: 'stream.error', seq: 7, stream_id: 'st_2', status: 'failed', error: { category: 'internal' } };
+      r.backend = { ...r.backend, st_2: [...events, ...seen([second], T0 + 900)] };
     });
-    expect(only(run)).toEqual({ 'duplicate-terminal': 1 });
+    // The log never held that second terminal event: the backend also received an event it does not hold.
+    expect(only(run)).toEqual({ 'duplicate-terminal': 1, 'backend-not-logged': 1 });
   });
 
   it('a gap in what a client saw', () => {
@@ -79,6 +83,55 @@ describe('check: each defect is found (each check can fail)', () => {
     expect(only(run)).toEqual({ 'client-duplicate': 1 });
   });
 
+  it('a client served events the log does not hold: the stream was ended in the log while its gateway went on', () => {
+    // The normalizer ended st_2 as interrupted at seq 5; the client got the gateway's own block.stop at seq 5
+    // and a stream.done at seq 6 (the events of the clean answer).
+    const run = withDefect((r) => {
+      const terminal = { type: 'stream.error', seq: 5, stream_id: 'st_2', status: 'interrupted', error: { category: 'transport_interrupted' } };
+      const stored = [...r.stored['st_2']!.slice(0, 4), terminal];
+      r.stored = { ...r.stored, st_2: stored };
+      r.backend = { ...r.backend, st_2: seen(stored, T0 + 12) };
+      r.audit = { ...r.audit, st_2: { ...r.audit['st_2']!, status: 'interrupted', eventSeqs: [1, 2, 3, 4, 5] } };
+    });
+    const report = check(run);
+    expect(report.findings.filter((finding) => finding.check === 'client-not-logged')).toEqual([
+      {
+        key: 'sc_2',
+        streamId: 'st_2',
+        check: 'client-not-logged',
+        detail: '2 event(s) at the client that the log does not hold: seq 5 stored with other content, seq 6 not stored',
+      },
+    ]);
+    expect(report.counts['backend-not-logged']).toBe(0);
+    expect(report.notLoggedEvents).toEqual({ client: 2, backend: 0 });
+  });
+
+  it('a client event whose content differs from the stored event of its seq', () => {
+    const run = withDefect((r) => {
+      const altered = { ...r.stored['st_2']![2]!, delta: { kind: 'text', text: 'Hxl' } };
+      clientOf(r, 2).events = clientOf(r, 2).events.map((event) => (event.seq === 3 ? seen([altered], event.at)[0]! : event));
+    });
+    expect(only(run)).toEqual({ 'client-not-logged': 1 });
+    expect(check(run).findings[0]!.detail).toContain('seq 3 stored with other content');
+  });
+
+  it('a backend event whose content differs from the stored event of its seq', () => {
+    const run = withDefect((r) => {
+      const altered = { ...r.stored['st_2']![3]!, stream_id: 'st_3' };
+      r.backend = { ...r.backend, st_2: r.backend['st_2']!.map((event) => (event.seq === 4 ? seen([altered], event.at)[0]! : event)) };
+    });
+    expect(only(run)).toEqual({ 'backend-not-logged': 1 });
+    expect(check(run).findings[0]!.detail).toBe('1 event(s) at the backend that the log does not hold: seq 4 stored with other content');
+  });
+
+  it('a client event that matches one of two copies stored at its seq is logged (the copy is the stored duplicate)', () => {
+    const run = withDefect((r) => {
+      const other = { ...r.stored['st_2']![2]!, delta: { kind: 'text', text: 'Hxl' } };
+      r.stored = { ...r.stored, st_2: [...r.stored['st_2']!, other] };
+    });
+    expect(only(run)).toEqual({ 'stored-duplicate': 1 });
+  });
+
   it('a gap and a duplicate at the backend', () => {
     expect(only(withDefect((r) => (r.backend = { ...r.backend, st_2: r.backend['st_2']!.filter((e) => e.seq !== 4) })))).toEqual({ 'backend-gap': 1 });
     expect(only(withDefect((r) => (r.backend = { ...r.backend, st_2: [...r.backend['st_2']!.slice(0, 2), r.backend['st_2']![1]!, ...r.backend['st_2']!.slice(2)] })))).toEqual({
@@ -88,8 +141,9 @@ describe('check: each defect is found (each check can fail)', () => {
 
   it('a hole and a duplicate in what JetStream stored', () => {
     const hole = withDefect((r) => (r.stored = { ...r.stored, st_2: r.stored['st_2']!.filter((e) => e.seq !== 4) }));
-    // The hole also loses a delta, so the stored outcome no longer matches the transcript's text.
-    expect(only(hole)).toEqual({ 'stored-gap': 1, 'wrong-outcome': 1 });
+    // The hole also loses a delta, so the stored outcome no longer matches the transcript's text, and the
+    // client and the backend received that delta, which the log does not hold.
+    expect(only(hole)).toEqual({ 'stored-gap': 1, 'wrong-outcome': 1, 'client-not-logged': 1, 'backend-not-logged': 1 });
     const duplicate = withDefect((r) => (r.stored = { ...r.stored, st_2: [...r.stored['st_2']!, r.stored['st_2']![2]!] }));
     expect(only(duplicate)).toEqual({ 'stored-duplicate': 1 });
   });
@@ -97,7 +151,10 @@ describe('check: each defect is found (each check can fail)', () => {
   it('an outcome other than the transcript expects', () => {
     const run = withDefect((r) => {
       const events = r.stored['st_2']!.slice(0, 5);
-      r.stored = { ...r.stored, st_2: [...events, { type: 'stream.error', seq: 6, stream_id: 'st_2', status: 'interrupted', error: { category: 'transport_interrupted' } }] };
+      const stored = [...events, { type: 'stream.error', seq: 6, stream_id: 'st_2', status: 'interrupted', error: { category: 'transport_interrupted' } }];
+      r.stored = { ...r.stored, st_2: stored };
+      clientOf(r, 2).events = seen(stored);
+      r.backend = { ...r.backend, st_2: seen(stored, T0 + 12) };
     });
     const report = check(run);
     expect(only(run)).toEqual({ 'wrong-outcome': 1 });
@@ -107,9 +164,10 @@ describe('check: each defect is found (each check can fail)', () => {
   it('an interruption is accepted only when the stream gateway died while it ran', () => {
     const interrupted = (r: Mutable<RecordedRun>): void => {
       const events = r.stored['st_2']!.slice(0, 4);
-      r.stored = { ...r.stored, st_2: [...events, { type: 'stream.error', seq: 5, stream_id: 'st_2', status: 'interrupted', error: { category: 'transport_interrupted' } }] };
-      r.backend = { ...r.backend, st_2: r.backend['st_2']!.slice(0, 4).concat({ seq: 5, type: 'stream.error', at: T0 + 300 }) };
-      clientOf(r, 2).events = clientOf(r, 2).events.slice(0, 4).concat({ seq: 5, type: 'stream.error', at: T0 + 300 });
+      const terminal = { type: 'stream.error', seq: 5, stream_id: 'st_2', status: 'interrupted', error: { category: 'transport_interrupted' } };
+      r.stored = { ...r.stored, st_2: [...events, terminal] };
+      r.backend = { ...r.backend, st_2: r.backend['st_2']!.slice(0, 4).concat(seen([terminal], T0 + 300)) };
+      clientOf(r, 2).events = clientOf(r, 2).events.slice(0, 4).concat(seen([terminal], T0 + 300));
       r.audit = { ...r.audit, st_2: { ...r.audit['st_2']!, status: 'interrupted', eventSeqs: [1, 2, 3, 4, 5] } };
     };
     const kill = { kind: 'kill-gateway' as const, target: 'gw-1', startedAt: T0 + 50, endedAt: T0 + 120, detail: '' };
@@ -234,6 +292,21 @@ describe('check: figures', () => {
     expect(row.recoveryP50Ms).toBe(10);
     expect(report.byFault.find((r) => r.kind === 'none')).toMatchObject({ streamsHit: 0 });
     expect(report.byFault.find((r) => r.kind === 'all')).toMatchObject({ streamsHit: 3 });
+  });
+
+  it("counts a stream with events the log does not hold in its fault's not-logged column", () => {
+    const kill = { kind: 'kill-gateway' as const, target: 'gw-1', startedAt: T0 + 20, endedAt: T0 + 60, detail: '' };
+    const run = withDefect((r) => {
+      const altered = { ...r.stored['st_2']![2]!, delta: { kind: 'text', text: 'Hxl' } };
+      clientOf(r, 2).events = clientOf(r, 2).events.map((event) => (event.seq === 3 ? seen([altered], event.at)[0]! : event));
+      r.backend = { ...r.backend, st_2: r.backend['st_2']!.map((event) => (event.seq === 3 ? seen([altered], event.at)[0]! : event)) };
+    }, cleanRun(3, [kill]));
+    const report = check(run);
+    const rows = Object.fromEntries(report.byFault.map((row) => [row.kind, row]));
+    expect(rows['kill-gateway']).toMatchObject({ notLogged: 1, gaps: 0, duplicates: 0 });
+    expect(rows['all']).toMatchObject({ notLogged: 1 });
+    expect(report.notLoggedEvents).toEqual({ client: 1, backend: 1 });
+    expect(formatReport(report)).toContain('| kill-gateway | 1 | 3 | 0 | 0 | 0 | 0 | 0 | 1 |');
   });
 
   it('charges a defective stream to the first fault it was open during, once', () => {

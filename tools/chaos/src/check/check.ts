@@ -1,7 +1,8 @@
-import { parseGatewayInstanceId } from '@llm-stream/contract';
+import { assertNever, parseGatewayInstanceId } from '@llm-stream/contract';
 import type { FaultKind, FaultRecord } from '../fault-kinds.js';
 import type { ClientRecord, RecordedRun, ServedBody } from '../recorded-run.js';
 import { lostFrames } from './lost-frames.js';
+import { describeUnlogged, loggedContent, unloggedEvents } from './not-logged.js';
 import { retryWaitWithin } from './retry-waits.js';
 import { outcomeMismatch, outcomeOf } from './outcome.js';
 import type { CheckName, FaultRow, Finding, Report } from './report.js';
@@ -18,6 +19,8 @@ const CHECK_NAMES: readonly CheckName[] = [
   'client-duplicate',
   'backend-gap',
   'backend-duplicate',
+  'client-not-logged',
+  'backend-not-logged',
   'stored-gap',
   'stored-duplicate',
   'lost-frames',
@@ -38,6 +41,8 @@ interface StreamResult {
   readonly findings: Finding[];
   readonly framesSent: number;
   readonly framesLost: number;
+  readonly clientNotLogged: number;
+  readonly backendNotLogged: number;
   readonly expected: boolean;
   readonly explained: boolean;
   readonly oneTerminal: boolean;
@@ -64,7 +69,7 @@ function checkStream(run: RecordedRun, client: ClientRecord, served: readonly Se
   const add = (check: CheckName, detail: string): void => {
     findings.push({ key: client.key, streamId, check, detail });
   };
-  const empty = { client, findings, framesSent: 0, framesLost: 0, expected: false, explained: false, oneTerminal: false };
+  const empty = { client, findings, framesSent: 0, framesLost: 0, clientNotLogged: 0, backendNotLogged: 0, expected: false, explained: false, oneTerminal: false };
   if (streamId === null) {
     // Refused before it started: only a client that got a 200 and no stream is a defect.
     if (client.requests.some((request) => request.status === 200)) add('missing-terminal', 'a 200 without a stream id or any event');
@@ -92,6 +97,14 @@ function checkStream(run: RecordedRun, client: ClientRecord, served: readonly Se
     if (found.duplicates > 0) add(`${where}-duplicate`, `${found.duplicates} duplicate seq(s) at the ${where}`);
   }
   if (audit?.status === 'running') add('missing-terminal', 'the audit log shows it running');
+
+  // The gateway's projection withholds whole events (reasoning without the key's visibility) and never edits
+  // one, so what a client received is compared with the stored event as it is.
+  const logged = loggedContent(stored);
+  const clientUnlogged = unloggedEvents(client.events, logged);
+  const backendUnlogged = unloggedEvents(backend, logged);
+  if (clientUnlogged.length > 0) add('client-not-logged', describeUnlogged('client', clientUnlogged));
+  if (backendUnlogged.length > 0) add('backend-not-logged', describeUnlogged('backend', backendUnlogged));
 
   const gatewayId = audit?.gatewayId ?? null;
   const died = gatewayDied(run, client, gatewayId);
@@ -130,7 +143,17 @@ function checkStream(run: RecordedRun, client: ClientRecord, served: readonly Se
     }
   }
   const oneTerminal = ofClient.terminals === 1 && ofBackend.terminals === 1 && ofStored.terminals === 1;
-  return { client, findings, framesSent, framesLost, expected, explained, oneTerminal };
+  return {
+    client,
+    findings,
+    framesSent,
+    framesLost,
+    clientNotLogged: clientUnlogged.length,
+    backendNotLogged: backendUnlogged.length,
+    expected,
+    explained,
+    oneTerminal,
+  };
 }
 
 /** Each pair of neighbours: (a, b), (b, c), ... */
@@ -234,6 +257,38 @@ function firstFaultKind(run: RecordedRun, client: ClientRecord): FaultKind | nul
   return first?.kind ?? null;
 }
 
+/** The fault table's per-stream defect columns. */
+type DefectColumn = 'missingTerminals' | 'gaps' | 'duplicates' | 'wrongOutcomes' | 'notLogged';
+
+/** The column a finding counts in; null for the checks the table shows otherwise (frames) or not at all. */
+function columnOf(check: CheckName): DefectColumn | null {
+  switch (check) {
+    case 'missing-terminal':
+      return 'missingTerminals';
+    case 'client-gap':
+    case 'backend-gap':
+    case 'stored-gap':
+      return 'gaps';
+    case 'client-duplicate':
+    case 'backend-duplicate':
+    case 'stored-duplicate':
+    case 'duplicate-terminal':
+      return 'duplicates';
+    case 'wrong-outcome':
+      return 'wrongOutcomes';
+    case 'client-not-logged':
+    case 'backend-not-logged':
+      return 'notLogged';
+    case 'lost-frames':
+    case 'audit-missing-events':
+    case 'audit-verify-failed':
+    case 'slowed-by-slow-reader':
+      return null;
+    default:
+      return assertNever(check, 'check name');
+  }
+}
+
 function faultRow(
   kind: FaultRow['kind'],
   faults: readonly FaultRecord[],
@@ -243,7 +298,7 @@ function faultRow(
   const hit =
     kind === 'all' ? results : kind === 'none' ? results.filter((r) => firstFault.get(r) === null) : results.filter((r) => faults.some((fault) => overlaps(r.client, fault)));
   const charged = kind === 'all' || kind === 'none' ? hit : results.filter((r) => firstFault.get(r) === kind);
-  const streamsWith = (names: readonly CheckName[]): number => charged.filter((r) => r.findings.some((f) => names.includes(f.check))).length;
+  const streamsWith = (column: DefectColumn): number => charged.filter((r) => r.findings.some((f) => columnOf(f.check) === column)).length;
   const recoveries: number[] = [];
   for (const fault of faults) {
     for (const r of hit) {
@@ -257,10 +312,11 @@ function faultRow(
     runs: faults.length,
     streamsHit: hit.length,
     lostFrames: charged.reduce((sum, r) => sum + r.framesLost, 0),
-    missingTerminals: streamsWith(['missing-terminal']),
-    gaps: streamsWith(['client-gap', 'backend-gap', 'stored-gap']),
-    duplicates: streamsWith(['client-duplicate', 'backend-duplicate', 'stored-duplicate', 'duplicate-terminal']),
-    wrongOutcomes: streamsWith(['wrong-outcome']),
+    missingTerminals: streamsWith('missingTerminals'),
+    gaps: streamsWith('gaps'),
+    duplicates: streamsWith('duplicates'),
+    wrongOutcomes: streamsWith('wrongOutcomes'),
+    notLogged: streamsWith('notLogged'),
     recoveryP50Ms: percentile(recoveries, 0.5),
     recoveryMaxMs: recoveries.at(-1) ?? null,
   };
@@ -310,6 +366,10 @@ export function check(run: RecordedRun): Report {
     framesLost: results.reduce((sum, r) => sum + r.framesLost, 0),
     auditMissingEvents: counts['audit-missing-events'],
     verifyFailures: counts['audit-verify-failed'],
+    notLoggedEvents: {
+      client: results.reduce((sum, r) => sum + r.clientNotLogged, 0),
+      backend: results.reduce((sum, r) => sum + r.backendNotLogged, 0),
+    },
     refusals,
     stalls: stalls(run, weighing, gapOf),
     byFault: [

@@ -18,6 +18,10 @@ export type CheckName =
   | 'client-duplicate'
   | 'backend-gap'
   | 'backend-duplicate'
+  /** A client received an event the stored log does not hold at its seq with the same content. */
+  | 'client-not-logged'
+  /** The backend subscriber received an event the stored log does not hold at its seq with the same content. */
+  | 'backend-not-logged'
   | 'stored-gap'
   | 'stored-duplicate'
   | 'lost-frames'
@@ -39,6 +43,8 @@ export interface FaultRow {
   readonly gaps: number;
   readonly duplicates: number;
   readonly wrongOutcomes: number;
+  /** Streams where a client or the backend received an event the stored log does not hold as received. */
+  readonly notLogged: number;
   /** From the end of the fault to each hit stream's next client event, ms; null without a sample. */
   readonly recoveryP50Ms: number | null;
   readonly recoveryMaxMs: number | null;
@@ -60,6 +66,8 @@ export interface Report {
   readonly framesLost: number;
   readonly auditMissingEvents: number;
   readonly verifyFailures: number;
+  /** Events the clients and the backend subscriber received that the stored log does not hold as received. */
+  readonly notLoggedEvents: { readonly client: number; readonly backend: number };
   /** Requests answered with an error status, by status ("none": no response headers at all). */
   readonly refusals: Readonly<Record<string, number>>;
   /**

@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { LlmStreamClient, type EventSubscription } from '@llm-stream/client';
+import { eventContentHash } from '../check/event-content.js';
 import type { SeenEvent } from '../recorded-run.js';
 
 /**
@@ -36,7 +37,7 @@ export class BackendSubscriber {
         (async () => {
           for await (const event of subscription) {
             const list = backend.seen.get(event.stream_id) ?? [];
-            list.push({ seq: event.seq, type: event.type, at: Date.now() });
+            list.push({ seq: event.seq, type: event.type, hash: eventContentHash(event), at: Date.now() });
             backend.seen.set(event.stream_id, list);
           }
         })().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSseParser } from '@llm-stream/testing';
+import { receivedContentHash } from '../check/event-content.js';
 import type { ClientRecord, ClientRequest, SeenEvent } from '../recorded-run.js';
 import { TENANTS } from './system.js';
 import { requestBody, type StreamPlan } from './workload.js';
@@ -61,7 +62,7 @@ export async function runClientStream(plan: StreamPlan, options: ClientOptions):
         for (const record of parser.feed(decoder.decode(chunk.value, { stream: true }))) {
           const seq = Number(record.id);
           const type = record.event ?? 'message';
-          events.push({ seq, type, at: Date.now() });
+          events.push({ seq, type, hash: receivedContentHash(record.data), at: Date.now() });
           count += 1;
           if (isTerminal(type)) error = null;
           if (slow !== undefined && events.length >= slow.afterEvents) {

@@ -1,3 +1,4 @@
+import { eventContentHash } from '../../src/check/event-content.js';
 import type { FaultRecord } from '../../src/fault-kinds.js';
 import type { AuditView, ClientRecord, RecordedRun, SeenEvent, ServedBody, StoredEvent } from '../../src/recorded-run.js';
 
@@ -26,8 +27,9 @@ export function storedEvents(streamId: string): StoredEvent[] {
   ];
 }
 
+/** `events` as a reader receives them: each with its content's fingerprint, 20 ms apart from `from`. */
 export function seen(events: readonly StoredEvent[], from = T0 + 10): SeenEvent[] {
-  return events.map((event, n) => ({ seq: event.seq, type: event.type, at: from + n * 20 }));
+  return events.map((event, n) => ({ seq: event.seq, type: event.type, hash: eventContentHash(event), at: from + n * 20 }));
 }
 
 /** One stream that went perfectly: every reader saw every event, the audit has everything, nothing lost. */
