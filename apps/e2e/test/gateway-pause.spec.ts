@@ -1,5 +1,9 @@
+import { isDeepStrictEqual } from 'node:util';
+import { waitFor } from '@llm-stream/testing';
+import { terminalOf } from './support/event-checks.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
-import { runFault } from './support/fault-run.js';
+import { follow, runFault } from './support/fault-run.js';
+import { registerScenario } from './support/replay-control.js';
 
 const STREAMS = 40;
 const LEASE_TIMEOUT_MS = 3_000;
@@ -7,7 +11,7 @@ const LEASE_TIMEOUT_MS = 3_000;
 const PAUSE_MS = 2_000;
 /** Half the default: the pause leaves a gap of more than two intervals in the renewals the server heard. */
 const LEASE_INTERVAL_MS = 500;
-const READ_PROOF = 'raw trace proven stored by reading it';
+const FENCED = 'the records after the gap were sent fenced';
 
 describe(`a gateway stopped (SIGSTOP) for ${String(PAUSE_MS / 1000)} s, less than the ${String(LEASE_TIMEOUT_MS / 1000)} s lease timeout`, () => {
   let pipeline: Pipeline;
@@ -45,10 +49,60 @@ describe(`a gateway stopped (SIGSTOP) for ${String(PAUSE_MS / 1000)} s, less tha
       expect(normalizer.process.lines.filter((line) => line.includes('gateway lease expired'))).toStrictEqual([]);
     }
     // The paused gateway's lease went unheard for longer than two intervals: a normalizer could have appended
-    // gateway.lost, so its open streams prove their raw traces by reading them, not by a count that would
-    // take that record for one of the gateway's. The other gateway's lease was heard throughout.
-    const readProofs = pipeline.gateways.map((gateway) => gateway.process.lines.filter((line) => line.includes(READ_PROOF)).length);
-    expect(readProofs[0]).toBeGreaterThan(0);
-    expect(readProofs[1]).toBe(0);
+    // gateway.lost, so its open streams sent their next record fenced (the fence held: nobody had). The other
+    // gateway's lease was heard throughout.
+    const fenced = pipeline.gateways.map((gateway) => gateway.process.lines.filter((line) => line.includes(FENCED)).length);
+    expect(fenced[0]).toBeGreaterThan(0);
+    expect(fenced[1]).toBe(0);
+  }, 120_000);
+});
+
+describe(`a gateway stopped (SIGSTOP) for longer than the ${String(LEASE_TIMEOUT_MS / 1000)} s lease timeout`, () => {
+  let pipeline: Pipeline;
+
+  beforeAll(async () => {
+    pipeline = await startPipeline({
+      gatewayEnv: { LEASE_INTERVAL_MS: String(LEASE_INTERVAL_MS) },
+      normalizerEnv: { GATEWAY_LEASE_TIMEOUT_MS: String(LEASE_TIMEOUT_MS) },
+    });
+  });
+
+  afterAll(async () => {
+    await pipeline.stop();
+  });
+
+  it('is declared lost, and once it runs again its clients get exactly what the log holds: the events it released, then the log\'s end', async () => {
+    const gateway = pipeline.gateways[0]!;
+    const scenario = await registerScenario(pipeline.replay.url, { responses: [{ synthetic: { frames: 200, frame_interval_ms: 30 } }] });
+    const body = { model: `scenario:${scenario}`, max_tokens: 64, messages: [] };
+    const launchedAt = Date.now();
+    const followed = Array.from({ length: 10 }, () => follow(gateway.url, body, 60_000));
+    await waitFor(
+      () => pipeline.acmeEvents.streamIds().filter((id) => pipeline.acmeEvents.events(id).some((event) => event.type === 'block.delta' && event.ts >= launchedAt)).length >= 10,
+      { timeoutMs: 30_000, description: '10 streams to be under way' },
+    );
+    process.kill(gateway.process.pid, 'SIGSTOP');
+    await waitFor(() => pipeline.normalizers.some((normalizer) => normalizer.process.lines.some((line) => line.includes('gateway lease expired'))), {
+      timeoutMs: 20_000,
+      description: 'a normalizer to declare the gateway lost',
+    });
+    process.kill(gateway.process.pid, 'SIGCONT');
+    const streams = await Promise.all(followed);
+    for (const stream of streams) {
+      // Declared lost (transport_interrupted), or judged alive again in time and ended by its own session (the
+      // upstream's timeouts ran out during the pause): either way the log's end.
+      expect(terminalOf(stream.events)?.type).toBe('stream.error');
+      const logged = await waitFor(
+        () => {
+          const events = pipeline.acmeEvents.events(stream.streamId!);
+          return terminalOf(events) === undefined ? undefined : events;
+        },
+        { timeoutMs: 20_000, description: `the log's end of ${String(stream.streamId)}` },
+      );
+      // Every event the client got is the log's event at its seq, the terminal one included.
+      for (const event of stream.events) expect(isDeepStrictEqual(event, logged.find((each) => each.seq === event.seq))).toBe(true);
+      expect(stream.events.map((event) => event.seq)).toEqual(logged.map((event) => event.seq).slice(0, stream.events.length));
+    }
+    expect(gateway.process.lines.filter((line) => line.includes('its client is served from the log')).length).toBeGreaterThan(0);
   }, 120_000);
 });

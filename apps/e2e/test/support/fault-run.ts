@@ -51,7 +51,7 @@ export interface FaultRunOptions {
 }
 
 /** Reads one stream to its end (or the timeout), noting when each event arrived. */
-async function follow(gatewayUrl: string, body: unknown, timeoutMs: number): Promise<FollowedStream> {
+export async function follow(gatewayUrl: string, body: unknown, timeoutMs: number): Promise<FollowedStream> {
   const abort = new AbortController();
   const timer = setTimeout(() => {
     abort.abort();

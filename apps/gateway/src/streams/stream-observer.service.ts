@@ -7,6 +7,9 @@ import type { AttemptSummary } from '../upstream/upstream-attempt.js';
 import type { RunnerObserver, StreamSpec } from './stream-runner.js';
 
 /** Metrics and log lines about upstream attempts (never content, never keys). */
+/** Logged for a stream whose lease may have lapsed while it ran: records after the gap went fenced. */
+const FENCED_AFTER_LEASE_GAP = 'the lease may have lapsed while the stream ran: the records after the gap were sent fenced';
+
 @Injectable()
 export class StreamObserverService implements RunnerObserver {
   constructor(
@@ -37,6 +40,9 @@ export class StreamObserverService implements RunnerObserver {
   }
 
   stored(spec: StreamSpec, result: FinishResult): void {
+    if (result.fenced > 0) {
+      this.logger.info(FENCED_AFTER_LEASE_GAP, { stream_id: spec.streamId, trace_id: spec.traceId, fenced: result.fenced });
+    }
     if (result.resent === 0 && result.settledByRead === 0) return;
     this.logger.info('raw trace stored after sending some records again', {
       stream_id: spec.streamId,

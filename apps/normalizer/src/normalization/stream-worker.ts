@@ -240,14 +240,19 @@ export class StreamWorker {
   private watchLease(session: NormalizerSession): void {
     if (this.lostAppended || session.terminal) return;
     const now = this.deps.clock();
-    // A record counts from when it came off the socket: one still queued behind a busy session is evidence too.
-    const evidenceAt = Math.max(this.lastRecordAt, this.reader.lastArrivalAt);
-    if (!this.deps.leases.isExpired(this.item.gateway_id, now, evidenceAt)) return;
+    if (!this.leaseExpired()) return;
     this.lostAppended = true;
     this.appendGatewayLost(now).catch(() => {
       // NATS did not answer: judged again at the next round.
       this.lostAppended = false;
     });
+  }
+
+  /** The gateway's lease expired and its trace has been silent for the lease timeout (gateway-leases.ts). */
+  private leaseExpired(): boolean {
+    // A record counts from when it came off the socket: one still queued behind a busy session is evidence too.
+    const evidenceAt = Math.max(this.lastRecordAt, this.reader.lastArrivalAt);
+    return this.deps.leases.isExpired(this.item.gateway_id, this.deps.clock(), evidenceAt);
   }
 
   /**
@@ -262,6 +267,12 @@ export class StreamWorker {
     const newest = await lastStored(this.deps.jsm, subject);
     if (newest === undefined) {
       this.reader.close();
+      return;
+    }
+    // Judged again on what has arrived meanwhile: the server sent this connection every record stored before the
+    // read ahead of its answer, so a gateway that came back before the read has renewed its lease or written.
+    if (!this.leaseExpired()) {
+      this.lostAppended = false;
       return;
     }
     // raw_seq 0, which no gateway ever writes (its records count from 1): a late record of a gateway that was

@@ -53,7 +53,7 @@ describe('AckedPublisher (real nats-server with JetStream)', () => {
     publisher.onProgress((through) => progress.push(through));
     for (let n = 1; n <= 1_000; n += 1) publisher.publish(message(subject, n));
     expect(publisher.unackedCount).toBe(1_000);
-    expect(await publisher.finish()).toEqual({ published: 1_000, resent: 0, settledByRead: 0 });
+    expect(await publisher.finish()).toEqual({ published: 1_000, resent: 0, settledByRead: 0, fenced: 0 });
     expect(publisher.unackedCount).toBe(0);
     expect(publisher.ackedThrough).toBe(1_000);
     expect(progress.at(-1)).toBe(1_000);
@@ -153,7 +153,7 @@ describe('AckedPublisher (real nats-server with JetStream)', () => {
     publisher.publish(message(subject, 1));
     publisher.publish(message(subject, 2));
     const result = await publisher.finish();
-    expect(result).toEqual({ published: 2, resent: 0, settledByRead: 2 });
+    expect(result).toEqual({ published: 2, resent: 0, settledByRead: 2, fenced: 0 });
     expect(await storedOrder(js, 'TEST_SETTLE', subject)).toEqual([1, 2]);
   });
 
@@ -173,7 +173,7 @@ describe('AckedPublisher (real nats-server with JetStream)', () => {
     publisher.fenceNext();
     for (let n = 5; n <= 7; n += 1) publisher.publish(message(subject, n));
     expect(publisher.ackedThrough).toBe(4);
-    await publisher.finish();
+    expect(await publisher.finish()).toMatchObject({ fenced: 2 });
     expect(fenced).toBe(1);
     expect(await storedOrder(js, STREAM_NAMES.events, subject)).toEqual([1, 2, 3, 4, 0, 5, 6, 7]);
   });

@@ -33,6 +33,8 @@ export interface FinishResult {
   readonly resent: number;
   /** Messages older than the resend window, settled by reading the subject. */
   readonly settledByRead: number;
+  /** Messages sent fenced (see {@link AckedPublisher.fenceNext}), whether the fence held or not. */
+  readonly fenced: number;
 }
 
 /** The default bound of {@link AckedPublisherOptions.maxUnacked}: 16,384 messages per subject. */
@@ -74,6 +76,7 @@ export class AckedPublisher implements AckTarget {
   private lastStoredSeq = 0;
   private resent = 0;
   private settledByRead = 0;
+  private fencedSends = 0;
   private settling = false;
   private closed = false;
   private readonly finishing: Waiter[] = [];
@@ -185,7 +188,7 @@ export class AckedPublisher implements AckTarget {
       if (this.closed) reject(this.closedError());
       else if (this.unackedCount === 0) resolve();
       else this.finishing.push({ resolve, reject });
-    }).then(() => ({ published: this.highest, resent: this.resent, settledByRead: this.settledByRead }));
+    }).then(() => ({ published: this.highest, resent: this.resent, settledByRead: this.settledByRead, fenced: this.fencedSends }));
   }
 
   /** Stops: whoever waits for acks gets a `not_stored` PublishError (shutdown, tests). */
@@ -285,6 +288,7 @@ export class AckedPublisher implements AckTarget {
       return;
     }
     this.fencedPosition = first.position;
+    this.fencedSends += 1;
     this.send(withHeader(first, 'Nats-Expected-Last-Subject-Sequence', String(this.lastStoredSeq)));
   }
 
