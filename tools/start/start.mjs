@@ -3,10 +3,12 @@
 // anonymously), provisions its streams (the operator step), then the replay provider (recorded provider streams), the normalizer,
 // the audit log (SQLite file) and the gateway, waits until each is ready, and prints curl lines to try.
 // It fails fast: the first problem (a bad setting, a taken port, NATS without JetStream, a service that exits)
-// stops everything at once and prints the cause with the failing service's last log lines. Ctrl-C stops it.
+// stops everything at once and prints the cause with the failing service's last log lines. Ctrl-C stops it, and
+// so does a SIGINT or SIGTERM to `npm start`'s pid (npm forwards it to this process: the script execs node, so
+// no shell stands between them to swallow it).
 // Settings: QUICKSTART_HOST (127.0.0.1), GATEWAY_PORT, NORMALIZER_PORT, AUDIT_PORT, REPLAY_PORT, NATS_URL,
 // QUICKSTART_DIR (tmp/quickstart: logs/<service>.log, the NATS store, the audit database), QUICKSTART_VERBOSE.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +22,8 @@ const demoKey = 'demo-key';
 const demoTenant = 'demo';
 const apiKeys = JSON.stringify([{ sha256: createHash('sha256').update(demoKey).digest('hex'), tenant: demoTenant, reasoning: true }]);
 const services = [];
+/** The build step running now (tsc, then vite), stopped like a service. */
+let buildStep = null;
 let stopping = false;
 
 const log = (message) => process.stdout.write(`[start] ${message}\n`);
@@ -27,7 +31,7 @@ const log = (message) => process.stdout.write(`[start] ${message}\n`);
 async function stopAll() {
   stopping = true;
   await Promise.all(
-    [...services].reverse().map(async (service) => {
+    [...services, ...(buildStep === null ? [] : [buildStep])].reverse().map(async (service) => {
       const kill = setTimeout(() => void service.stop('SIGKILL'), 5_000);
       await service.stop('SIGTERM');
       clearTimeout(kill);
@@ -37,7 +41,8 @@ async function stopAll() {
 
 /** Stops everything and exits 1, with the cause and, for a service, its last log lines. */
 async function fail(message, service) {
-  if (stopping) return;
+  // Already stopping (a signal, an earlier failure): that stop ends the process, and the caller goes no further.
+  if (stopping) return new Promise(() => {});
   process.stderr.write(`[start] ${message}\n`);
   if (service !== undefined) {
     process.stderr.write(`[start] last lines of ${service.name} (all of them: ${service.logFile}):\n`);
@@ -66,13 +71,39 @@ function lastError(service) {
 }
 
 function run(settings, name, command, args, env) {
+  // Once stopping, nothing new starts: what is started now would outlive the quick start.
+  if (stopping) return;
   const service = startService({ name, command, args, env: { ...process.env, ...env }, cwd: root, logs: settings.logs, verbose: settings.verbose });
   services.push(service);
   void service.exited.then((exit) => {
     const cause = lastError(service);
     return fail(`${name} ${describeExit(exit)}${cause ? `: ${cause}` : ''}`, service);
   });
-  return service;
+}
+
+/** Runs one build step to its end, its output on the terminal; resolves whether it succeeded. */
+async function build(args) {
+  if (stopping) return false;
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  const exited = new Promise((resolve) => {
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => resolve(code === 0));
+  });
+  buildStep = {
+    stop: (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  const succeeded = await exited;
+  buildStep = null;
+  return succeeded;
+}
+
+/** A SIGINT or SIGTERM (Ctrl-C, a supervisor, `kill` of `npm start`'s pid): stops everything once, exits 0. */
+function stopOnSignal() {
+  if (stopping) return;
+  void stopAll().then(() => process.exit(0));
 }
 
 /** Polls `probe` until it answers true; a service that exits meanwhile fails the start at once (see run). */
@@ -128,17 +159,16 @@ const settings = readSettingsOrExit();
 mkdirSync(settings.state, { recursive: true });
 rmSync(settings.logs, { recursive: true, force: true });
 mkdirSync(settings.logs, { recursive: true });
-process.on('SIGINT', () => void stopAll().then(() => process.exit(0)));
-process.on('SIGTERM', () => void stopAll().then(() => process.exit(0)));
+process.on('SIGINT', stopOnSignal);
+process.on('SIGTERM', stopOnSignal);
 
 log('building (tsc -b, and the diagnostics console with vite)');
-const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) await fail('the build failed (tsc -b tsconfig.build.json)');
+// Asynchronous, so that a signal is handled during the build too.
+if (!(await build([join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json']))) await fail('the build failed (tsc -b tsconfig.build.json)');
 // The console this quick start serves is built here, into its own state directory (a fresh clone has no
 // apps/console/dist, and a build left there by another command may be older than the tree).
 const consoleDir = join(settings.state, 'console');
-const consoleBuild = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/console/vite.config.mjs', '--logLevel', 'warn', '--outDir', consoleDir, '--emptyOutDir'], { cwd: root, stdio: 'inherit' });
-if (consoleBuild.status !== 0) await fail('the console build failed (vite build --config apps/console/vite.config.mjs)');
+if (!(await build([join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/console/vite.config.mjs', '--logLevel', 'warn', '--outDir', consoleDir, '--emptyOutDir']))) await fail('the console build failed (vite build --config apps/console/vite.config.mjs)');
 const { STREAM_NAMES } = await import('@llm-stream/contract');
 const pipeline = await import('@llm-stream/pipeline');
 

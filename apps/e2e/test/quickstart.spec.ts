@@ -6,7 +6,20 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { STREAM_NAMES } from '@llm-stream/contract';
 import { parseNatsCredentials } from '@llm-stream/pipeline';
-import { getFreePort, repoRoot, startNatsServer, startProcess, type ManagedProcess, type NatsServerHandle, type ProcessExit } from '@llm-stream/testing';
+import {
+  descendantPids,
+  findExecutable,
+  getFreePort,
+  hasProcessEnded,
+  isPortOpen,
+  repoRoot,
+  startNatsServer,
+  startProcess,
+  waitFor,
+  type ManagedProcess,
+  type NatsServerHandle,
+  type ProcessExit,
+} from '@llm-stream/testing';
 
 /**
  * `npm start` as a new user meets it: it fails fast with the cause (and the failing service's last log lines),
@@ -28,6 +41,34 @@ function portEnv(ports: Ports): Record<string, string> {
 
 function launch(name: string, script: 'start.mjs' | 'reset.mjs', env: Record<string, string | undefined>): ManagedProcess {
   return startProcess(process.execPath, [join(repoRoot(), 'tools/start', script)], { name, cwd: repoRoot(), env: { QUICKSTART_VERBOSE: undefined, ...env } });
+}
+
+/** `npm start` as the README says, from the repository root: npm runs the script through `sh -c`. */
+function launchNpmStart(env: Record<string, string | undefined>): ManagedProcess {
+  const npm = findExecutable('npm');
+  if (npm === undefined) throw new Error('npm is not on PATH');
+  return startProcess(npm, ['start'], { name: 'npm start', cwd: repoRoot(), env: { QUICKSTART_VERBOSE: undefined, ...env } });
+}
+
+/** The command line of a running process ('' when it is gone). */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
+
+/** Kills what a test saw started and is still running, and whatever those started meanwhile. */
+function killLeftovers(pids: readonly number[]): void {
+  const running = pids.filter((pid) => !hasProcessEnded(pid));
+  for (const pid of [...running, ...running.flatMap(descendantPids)]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 }
 
 function listen(port: number): Promise<Server> {
@@ -142,6 +183,58 @@ describe('the quick start', () => {
     expect({ exit: stopped, output: start.describe() }).toEqual({ exit: { code: 0, signal: null }, output: expect.any(String) });
     expect(readFileSync(join(state, 'logs', 'nats-server.log'), 'utf8')).not.toMatch(/Violation - User "(gateway|normalizer|audit-log)"/);
   }, 180_000);
+
+  it('stops everything it started, ports freed, within 10 s of a SIGTERM to the pid of `npm start` (a supervisor, `kill $!`)', async () => {
+    const ports = await freePorts();
+    const natsPort = await getFreePort();
+    const start = launchNpmStart({ ...portEnv(ports), QUICKSTART_DIR: state, NATS_URL: `nats://127.0.0.1:${String(natsPort)}` });
+    let started: number[] = [];
+    try {
+      await start.waitForLine(/^\[start\] ready \(services on 127\.0\.0\.1; logs in /, 120_000);
+      // The quick start, nats-server, the replay provider, the normalizer, the audit log and the gateway.
+      started = descendantPids(start.pid);
+      expect(started.length).toBeGreaterThanOrEqual(6);
+      const held = [...Object.values(ports), natsPort];
+      process.kill(start.pid, 'SIGTERM');
+      await waitFor(async () => started.every(hasProcessEnded) && (await Promise.all(held.map((port) => isPortOpen('127.0.0.1', port)))).every((open) => !open), {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        description: `every process npm start started to end and ports ${held.join(', ')} to be freed`,
+      });
+      expect(await start.waitForExit(10_000)).toEqual({ code: 0, signal: null });
+      for (const port of held) (await listen(port)).close();
+    } finally {
+      killLeftovers(started);
+      await start.stop('SIGKILL', 5_000);
+    }
+  }, 180_000);
+
+  it('stops within 10 s of a SIGINT to the pid of `npm start` while it builds, starting nothing after', async () => {
+    const start = launchNpmStart({ ...portEnv(await freePorts()), QUICKSTART_DIR: state, NATS_URL: `nats://127.0.0.1:${String(await getFreePort())}` });
+    const seen = new Set<number>();
+    try {
+      await start.waitForLine(/^\[start\] building/, 60_000);
+      await waitFor(
+        () => {
+          for (const pid of descendantPids(start.pid)) seen.add(pid);
+          return [...seen].some((pid) => /typescript\/bin\/tsc|vite\/bin\/vite/.test(commandLine(pid)));
+        },
+        { timeoutMs: 30_000, intervalMs: 20, description: 'the build (tsc or vite) to run' },
+      );
+      process.kill(start.pid, 'SIGINT');
+      await waitFor(() => [...seen].every(hasProcessEnded) && hasProcessEnded(start.pid), {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        description: 'npm start, the quick start and its build to end',
+      });
+      expect(await start.waitForExit(1_000)).toEqual({ code: 0, signal: null });
+      expect(start.lines.filter((line) => line.startsWith('[start] ') && !line.startsWith('[start] building'))).toEqual([]);
+      expect(readdirSync(join(state, 'logs'))).toEqual([]);
+    } finally {
+      killLeftovers([...seen]);
+      await start.stop('SIGKILL', 5_000);
+    }
+  }, 120_000);
 
   it('runs on an existing NATS, keeps logs in files, and quickstart:reset removes the streams it created', async () => {
     nats = await startNatsServer();

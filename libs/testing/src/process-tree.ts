@@ -33,3 +33,14 @@ export function hasProcessEnded(pid: number): boolean {
   const stat = readStat(pid);
   return stat === undefined || stat.state === 'Z' || stat.state === 'X';
 }
+
+/** The pids of every process below `pid` (children, their children, ...), parents before their children (Linux /proc). */
+export function descendantPids(pid: number): number[] {
+  const found: number[] = [];
+  for (let queue = [pid]; queue.length > 0; ) {
+    const children = queue.flatMap(childPids);
+    found.push(...children);
+    queue = children;
+  }
+  return found;
+}

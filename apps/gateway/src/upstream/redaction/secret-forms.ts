@@ -9,13 +9,36 @@
  *   on what surrounds it (the one or two boundary characters left carry a few bits of the secret at most).
  */
 export function secretPatterns(secret: string): string[] {
-  const characters = Array.from(secret);
-  // Each character as is, JSON-escaped or percent-encoded: any mix of the three matches.
-  const escaped = characters
-    .map((character) => `(?:${[escapeRegExp(character), ...jsonEscapes(character), ...percentEscapes(character)].join('|')})`)
-    .join('');
-  return unique([escaped, ...base64Cores(secret).map(escapeRegExp)]);
+  return unique([characterPatterns(secret).join(''), ...base64Cores(secret).map(escapeRegExp)]);
 }
+
+/**
+ * The regular-expression sources that match what is left of one secret where a text was cut: at the end of
+ * the text (`$`), the first `minLength` characters of the secret or more, in the forms of
+ * {@link secretPatterns}, then whatever part of the next character's escape made it before the cut (`\u00`,
+ * `%4`, a lone backslash, the U+FFFD of a UTF-8 sequence cut short); for base64, the first `minLength`
+ * characters of a core or more.
+ */
+export function secretCutPatterns(secret: string, minLength: number): string[] {
+  const escaped = `${prefixPattern(characterPatterns(secret), minLength)}${PARTIAL_ESCAPE}$`;
+  const encoded = base64Cores(secret).map((core) => `${prefixPattern(Array.from(core).map(escapeRegExp), minLength)}$`);
+  return unique([escaped, ...encoded]);
+}
+
+/** Each character as is, JSON-escaped or percent-encoded: any mix of the three matches. */
+function characterPatterns(secret: string): string[] {
+  return Array.from(secret).map((character) => `(?:${[escapeRegExp(character), ...jsonEscapes(character), ...percentEscapes(character)].join('|')})`);
+}
+
+/** The first `minLength` of `parts` or more of them, in order: `p0…p7(?:p8(?:p9)?)?`. */
+function prefixPattern(parts: readonly string[], minLength: number): string {
+  const required = parts.slice(0, minLength).join('');
+  const optional = parts.slice(minLength).reduceRight((rest, part) => `(?:${part}${rest})?`, '');
+  return `${required}${optional}`;
+}
+
+/** The start of an escape cut short: backslashes with part of `uXXXX`, part of `%XX` sequences, or U+FFFD. */
+const PARTIAL_ESCAPE = '(?:\\\\+(?:u[0-9a-fA-F]{0,4})?|(?:%[0-9a-fA-F]{0,2}){1,4}|\uFFFD)?';
 
 /** One or more backslashes: the escape, or the escape escaped again by an outer JSON string. */
 const BACKSLASHES = '\\\\+';

@@ -65,6 +65,38 @@ describe('SecretRedactor', () => {
     });
   });
 
+  describe('redactCut (a text that ends where bytes were cut)', () => {
+    /** A key with no `sk-` or `AIza` shape. */
+    const KEY = 'route7Qx2LmN4pR8vT1wZ6yB3dF9';
+    const cutting = new SecretRedactor([KEY]);
+    const escapedTwice = Array.from(KEY, (character) => `\\\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+    it.each([
+      ['plain', KEY, 1],
+      ['\\u-escaped twice', escapedTwice, 7],
+      ['every byte percent-encoded, lowercase', [...Buffer.from(KEY)].map((byte) => `%${byte.toString(16)}`).join(''), 3],
+    ])('replaces the start of the key at the end, %s, from 8 characters on, even cut inside an escape', (_form, echoed, width) => {
+      for (let kept = 8 * width; kept < echoed.length; kept += 1) {
+        expect(cutting.redactCut(`{"message":"key ${echoed.slice(0, kept)}`)).toBe(`{"message":"key ${REDACTED}`);
+      }
+      expect(cutting.redactCut(`{"message":"key ${echoed.slice(0, 7 * width)}`)).toBe(`{"message":"key ${echoed.slice(0, 7 * width)}`);
+    });
+
+    it.each([0, 1, 2])('replaces the start of the key at the end of a base64 text (%i bytes before it)', (before) => {
+      const encoded = Buffer.from(`${'x'.repeat(before)}key=${KEY};rest`).toString('base64');
+      for (let kept = 20; kept < encoded.length; kept += 1) {
+        const rest = cutting.redactCut(encoded.slice(0, kept)).split(REDACTED).join('');
+        const decoded = Buffer.from(rest, 'base64').toString('latin1');
+        for (let start = 0; start + 8 <= KEY.length; start += 1) expect(decoded).not.toContain(KEY.slice(start, start + 8));
+      }
+    });
+
+    it('matches only at the end: a start of the key followed by other text is not a cut', () => {
+      const text = `${KEY.slice(0, 12)} and more`;
+      expect(cutting.redactCut(text)).toBe(text);
+    });
+  });
+
   it('takes secrets registered later (a route added at run time), once each', () => {
     const growing = new SecretRedactor();
     expect(growing.redact(CANARY)).toBe(CANARY);

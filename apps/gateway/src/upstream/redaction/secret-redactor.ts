@@ -1,5 +1,5 @@
 import type { JsonValue } from '@llm-stream/contract';
-import { secretPatterns } from './secret-forms.js';
+import { secretCutPatterns, secretPatterns } from './secret-forms.js';
 
 /** What replaces a secret, in every form it was found in. */
 export const REDACTED = '[redacted]';
@@ -10,13 +10,15 @@ const MIN_SECRET_LENGTH = 8;
 /**
  * Removes every secret the gateway knows (all provider keys, of every route) from text before it leaves the
  * process: the one redaction applied where raw trace records are built (see redactRecord). Each secret is
- * matched as is and in the escaped and encoded forms of {@link secretPatterns}. What it cannot catch: a secret
- * split across two records (two SSE frames, two deltas), since each record is published as it arrives;
+ * matched as is and in the escaped and encoded forms of {@link secretPatterns}; where a text ends at a cut, a
+ * secret's first 8 characters or more at its end are matched too ({@link redactCut}). What it cannot catch: a
+ * secret split across two records (two SSE frames, two deltas), since each record is published as it arrives;
  * and any encoding not listed there (hex, gzip, a secret reversed or spelled out by a model).
  */
 export class SecretRedactor {
   private readonly secrets = new Set<string>();
   private pattern: RegExp | undefined;
+  private cutPattern: RegExp | undefined;
 
   constructor(secrets: Iterable<string> = []) {
     for (const secret of secrets) this.register(secret);
@@ -27,8 +29,9 @@ export class SecretRedactor {
     if (secret.length < MIN_SECRET_LENGTH || this.secrets.has(secret)) return;
     this.secrets.add(secret);
     // Longest first: a secret that contains another is replaced whole.
-    const sources = [...this.secrets].sort((a, b) => b.length - a.length).flatMap(secretPatterns);
-    this.pattern = new RegExp(sources.join('|'), 'g');
+    const secrets = [...this.secrets].sort((a, b) => b.length - a.length);
+    this.pattern = new RegExp(secrets.flatMap(secretPatterns).join('|'), 'g');
+    this.cutPattern = new RegExp(secrets.flatMap((value) => secretCutPatterns(value, MIN_SECRET_LENGTH)).join('|'));
   }
 
   get size(): number {
@@ -41,6 +44,18 @@ export class SecretRedactor {
     this.pattern.lastIndex = 0;
     if (!this.pattern.test(text)) return text;
     return text.replace(this.pattern, REDACTED);
+  }
+
+  /**
+   * For a text that ends where bytes were cut (an error body kept up to its limit, the partial frame left when
+   * the body ended): {@link redact}, and a start of a secret of 8 characters or more at its very end, in any
+   * form {@link redact} knows, replaced too. Elsewhere a secret is matched whole only.
+   */
+  redactCut(text: string): string {
+    const redacted = this.redact(text);
+    if (this.cutPattern === undefined) return redacted;
+    const cut = this.cutPattern.exec(redacted);
+    return cut === null ? redacted : `${redacted.slice(0, cut.index)}${REDACTED}`;
   }
 
   /** A JSON value with every string (member names included) redacted; the same value when nothing changed. */
