@@ -33,7 +33,7 @@ export interface Expectation {
   readonly error_category?: string | null;
   readonly provider_code?: string | null;
   readonly retryable?: boolean | null;
-  readonly usage?: Readonly<Record<string, number>> | null;
+  readonly usage?: Readonly<Record<string, number | Readonly<Record<string, number>>>> | null;
   readonly notes?: string;
 }
 

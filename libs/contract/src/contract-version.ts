@@ -1,6 +1,6 @@
 /**
  * Version of the public event contract (semver). The JSON Schema file is published under this version;
  * a breaking change to any event shape bumps the major, an added optional field the minor (1.1.0: `route` on
- * `stream.start`).
+ * `stream.start`; 1.2.0: cache creation counts in `Usage`).
  */
-export const CONTRACT_VERSION = '1.1.0';
+export const CONTRACT_VERSION = '1.2.0';

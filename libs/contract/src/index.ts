@@ -21,7 +21,7 @@ export {
   type FailureStatus,
   type StreamErrorInfo,
 } from './events/stream-error.js';
-export type { Usage } from './events/usage.js';
+export type { CacheCreationUsage, Usage } from './events/usage.js';
 export {
   EVENT_TYPES,
   WARNING_CODES,

@@ -17,6 +17,10 @@ interface ProviderBlock {
   readonly skipped: boolean;
   /** redacted_thinking carries its opaque data on the start event; it travels on block.stop. */
   readonly redactedData?: string;
+  /** A tool_use whose start event carried a non-empty `input`: the arguments, unless input_json_delta follows. */
+  readonly wholeInput?: string;
+  /** Whether a non-empty input_json_delta arrived for this block. */
+  streamedInput: boolean;
 }
 
 /**
@@ -37,6 +41,11 @@ interface ProviderBlock {
  *
  * After the first of these nothing more is emitted. Unknown event, delta and block types are skipped and
  * reported; pings and citations_delta change nothing.
+ *
+ * Content can arrive whole on content_block_start instead of as deltas: a text block's `text` and a thinking
+ * block's `thinking`/`signature` are the block's first delta; a tool_use `input` other than `{}` is the
+ * call's arguments, emitted as one json_text delta at content_block_stop unless input_json_delta streamed
+ * them (docs/protocol-survey.md).
  */
 export class AnthropicAdapter implements ProviderAdapter {
   readonly provider = 'anthropic' as const;
@@ -129,18 +138,17 @@ export class AnthropicAdapter implements ProviderAdapter {
     }
     switch (blockType) {
       case 'text': {
-        this.blocks.set(index, { key, skipped: false });
+        this.blocks.set(index, { key, skipped: false, streamedInput: false });
         return [{ type: 'block.open', key, kind: 'text' }, ...fragment(key, 'text', stringField(block, 'text'), true)];
       }
       case 'tool_use': {
-        this.blocks.set(index, { key, skipped: false });
+        this.blocks.set(index, { key, skipped: false, streamedInput: false, ...optional('wholeInput', wholeInput(block)) });
         const name = stringField(block, 'name');
         const callId = stringField(block, 'id');
-        // `input: {}` on the start event is a placeholder; the arguments arrive as input_json_delta.
         return [{ type: 'block.open', key, kind: 'tool_call', ...optional('name', name), ...optional('call_id', callId) }];
       }
       case 'thinking': {
-        this.blocks.set(index, { key, skipped: false });
+        this.blocks.set(index, { key, skipped: false, streamedInput: false });
         return [
           { type: 'block.open', key, kind: 'reasoning' },
           ...fragment(key, 'text', stringField(block, 'thinking'), true),
@@ -149,12 +157,12 @@ export class AnthropicAdapter implements ProviderAdapter {
       }
       case 'redacted_thinking': {
         const data = stringField(block, 'data');
-        this.blocks.set(index, { key, skipped: false, ...optional('redactedData', data) });
+        this.blocks.set(index, { key, skipped: false, streamedInput: false, ...optional('redactedData', data) });
         return [{ type: 'block.open', key, kind: 'reasoning' }];
       }
       default:
         // Server tool calls, their results and future block types: skipped with their deltas, counted.
-        this.blocks.set(index, { key, skipped: true });
+        this.blocks.set(index, { key, skipped: true, streamedInput: false });
         return [unknownPart(`content_block.${blockType}`)];
     }
   }
@@ -173,8 +181,11 @@ export class AnthropicAdapter implements ProviderAdapter {
         return fragment(key, 'text', stringField(delta, 'text'), started);
       case 'thinking_delta':
         return fragment(key, 'text', stringField(delta, 'thinking'), started);
-      case 'input_json_delta':
-        return fragment(key, 'json_text', stringField(delta, 'partial_json'), started);
+      case 'input_json_delta': {
+        const partial = stringField(delta, 'partial_json');
+        if (block && partial) block.streamedInput = true;
+        return fragment(key, 'json_text', partial, started);
+      }
       case 'signature_delta':
         return fragment(key, 'signature', stringField(delta, 'signature'), started);
       case 'citations_delta':
@@ -193,7 +204,20 @@ export class AnthropicAdapter implements ProviderAdapter {
     if (block?.redactedData !== undefined) {
       return [{ type: 'block.close', key, provider_metadata: { anthropic: { redacted_thinking: block.redactedData } } }];
     }
+    if (block?.wholeInput !== undefined) return [...this.wholeInputAtStop(key, block.wholeInput, block.streamedInput), { type: 'block.close', key }];
     return [{ type: 'block.close', key }];
+  }
+
+  /**
+   * A tool_use whose `input` arrived whole on content_block_start: the SDK's MessageStream keeps that input
+   * unless input_json_delta rebuilds it, so the arguments are known only at content_block_stop. Without deltas
+   * they become the block's one json_text delta; with deltas the streamed arguments stand and the start's
+   * input is reported as ignored.
+   */
+  private wholeInputAtStop(key: string, input: string, streamed: boolean): readonly MachineInput[] {
+    if (!streamed) return [{ type: 'block.append', key, delta: { kind: 'json_text', text: input } }];
+    const message = 'anthropic: tool_use input of content_block_start replaced by the streamed input_json_delta';
+    return [{ type: 'warn', warning: { code: 'ignored_input', message, provider_event_type: 'content_block_start.tool_use' } }];
   }
 
   private settle(inputs: readonly MachineInput[]): readonly MachineInput[] {
@@ -208,6 +232,16 @@ export class AnthropicAdapter implements ProviderAdapter {
  */
 function payloadProblem(error: PayloadError): string {
   return error.code === 'invalid_json' ? 'payload is not valid JSON' : 'payload is JSON but not an object';
+}
+
+/**
+ * The `input` of a tool_use start event when it holds the arguments: `{}` is the placeholder of a streamed
+ * call (fact 22), anything else arrived whole (aggregators and replays of stored messages send it that way).
+ * Re-serialized from the parsed payload: key order and strings are kept, number spelling may change (1.0 -> 1).
+ */
+function wholeInput(block: JsonObject): string | undefined {
+  const input = objectField(block, 'input');
+  return input !== undefined && Object.keys(input).length > 0 ? JSON.stringify(input) : undefined;
 }
 
 function isKnownEvent(type: string): type is AnthropicEventType {

@@ -80,13 +80,35 @@ describe('Anthropic usage merging', () => {
     });
   });
 
-  it('ignores cache writes and server tool counts, which the contract has no field for', () => {
+  it('reports cache writes and their split per lifetime as reported, merged field by field', () => {
+    // message_start reports the split, the newer message_delta repeats the total without it: both are kept.
     expect(
       usageOf(
-        { input_tokens: 9, output_tokens: 1 },
-        { input_tokens: 9, cache_creation_input_tokens: 2048, output_tokens: 4, server_tool_use: { web_search_requests: 1 } },
+        { input_tokens: 9, cache_creation_input_tokens: 2048, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 2048 }, output_tokens: 1 },
+        { input_tokens: 9, cache_creation_input_tokens: 2048, output_tokens: 4 },
+      ),
+    ).toStrictEqual({
+      input_tokens: 9,
+      output_tokens: 4,
+      cache_creation_input_tokens: 2048,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 2048 },
+    });
+  });
+
+  it('reports no cache writes when every count is zero', () => {
+    expect(
+      usageOf(
+        { input_tokens: 9, cache_creation_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 }, output_tokens: 1 },
+        { output_tokens: 4 },
       ),
     ).toStrictEqual({ input_tokens: 9, output_tokens: 4 });
+  });
+
+  it('ignores server tool counts, which the contract has no field for', () => {
+    expect(usageOf({ input_tokens: 9, output_tokens: 1 }, { input_tokens: 9, output_tokens: 4, server_tool_use: { web_search_requests: 1 } })).toStrictEqual({
+      input_tokens: 9,
+      output_tokens: 4,
+    });
   });
 
   it('reports input_tokens 0 when only an output count ever arrived, and nothing without usage objects', () => {

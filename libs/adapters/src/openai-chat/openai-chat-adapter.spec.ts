@@ -31,6 +31,54 @@ function warnings(events: readonly ContractEvent[]): (string | undefined)[] {
 }
 
 describe('OpenAiChatAdapter', () => {
+  describe('content as an array of typed parts', () => {
+    it('reads text and thinking parts in the order sent, skipping and counting other part types', () => {
+      const thinking = { type: 'thinking', thinking: [{ type: 'text', text: 'Check the ' }, { type: 'text', text: 'date.' }] };
+      const events = run(
+        ROLE,
+        chunk({ content: [thinking] }),
+        chunk({ content: [{ type: 'text', text: 'It is ' }, { type: 'reference', reference_ids: [1] }] }),
+        chunk({ content: [{ type: 'text', text: 'Monday.' }] }),
+        chunk({}, 'stop'),
+        DONE,
+      );
+      const result = assemble(events);
+      expect(result.status).toBe('completed');
+      expect(result.blocks).toMatchObject([
+        { kind: 'reasoning', text: 'Check the date.', complete: true },
+        { kind: 'text', text: 'It is Monday.', complete: true },
+      ]);
+      expect(warnings(events)).toEqual(['content.reference']);
+    });
+
+    it('opens nothing for an empty array or an empty text part', () => {
+      const result = assemble(run(ROLE, chunk({ content: [] }), chunk({ content: [{ type: 'text', text: '' }] }), chunk({ content: 'x' }), chunk({}, 'stop'), DONE));
+      expect(result.blocks).toMatchObject([{ kind: 'text', text: 'x' }]);
+    });
+  });
+
+  describe('a whole answer in one record (message in place of delta)', () => {
+    it('reads message like a delta holding everything: text, then whole tool calls', () => {
+      const message = {
+        role: 'assistant',
+        content: 'Booking it.',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'book', arguments: '{"room":"A"}' } }],
+      };
+      const record = data({ id: 'chatcmpl-1', object: 'chat.completion', model: 'm', choices: [{ index: 0, message, finish_reason: 'tool_calls' }] });
+      const result = assemble(run(record, DONE));
+      expect(result).toMatchObject({ status: 'completed', stop_reason: 'tool_use' });
+      expect(result.blocks).toMatchObject([
+        { kind: 'text', text: 'Booking it.', complete: true },
+        { kind: 'tool_call', name: 'book', call_id: 'call_1', arguments: { room: 'A' }, complete: true },
+      ]);
+    });
+
+    it('prefers a non-empty delta over a message sent beside it', () => {
+      const record = data({ choices: [{ index: 0, delta: { content: 'delta' }, message: { content: 'message' }, finish_reason: 'stop' }] });
+      expect(assemble(run(record, DONE)).blocks).toMatchObject([{ kind: 'text', text: 'delta' }]);
+    });
+  });
+
   describe('completion needs [DONE] after a finish_reason', () => {
     it('completes text with the last usage seen', () => {
       const result = assemble(run(ROLE, chunk({ content: 'Hi' }), chunk({}, 'stop'), data({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 1 } }), DONE));
@@ -175,7 +223,8 @@ describe('OpenAiChatAdapter', () => {
       ['a string index', data({ choices: [{ index: '0', delta: {} }] }), 'choices[0].index is not a non-negative integer'],
       ['a delta that is a string', data({ choices: [{ index: 0, delta: 'hi' }] }), 'choices[0].delta is not an object'],
       ['numeric content', chunk({ content: 42 }), 'choices[0].delta.content is not a string'],
-      ['content parts instead of a string', chunk({ content: [{ type: 'text', text: 'x' }] }), 'choices[0].delta.content is not a string'],
+      ['content that is a number', chunk({ content: 7 }), 'choices[0].delta.content is not a string'],
+      ['a text part whose text is not a string', chunk({ content: [{ type: 'text', text: { value: 'x' } }] }), 'choices[0].delta.content[0].text is not a string'],
       ['tool_calls that is an object', chunk({ tool_calls: { index: 0 } }), 'choices[0].delta.tool_calls is not an array'],
       ['arguments as an object', chunk({ tool_calls: [{ index: 0, function: { arguments: { a: 1 } } }] }), 'choices[0].delta.tool_calls[0].function.arguments is not a string'],
       ['a negative tool index', chunk({ tool_calls: [{ index: -1 }] }), 'choices[0].delta.tool_calls[0].index is not a non-negative integer'],

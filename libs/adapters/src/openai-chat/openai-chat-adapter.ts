@@ -1,4 +1,4 @@
-import type { AttemptEndRecord, MachineInput, UpstreamResponseRecord, Usage } from '@llm-stream/contract';
+import { assertNever, type AttemptEndRecord, type MachineInput, type UpstreamResponseRecord, type Usage } from '@llm-stream/contract';
 import type { ProviderAdapter } from '../adapter.js';
 import { fragment } from '../shared/block-inputs.js';
 import { httpErrorFailure } from '../shared/http-error-failure.js';
@@ -10,7 +10,7 @@ import type { SseFrame } from '../sse/sse-frame.js';
 import { convertOpenAiChatUsage } from './convert-openai-chat-usage.js';
 import { mapOpenAiChatStreamError, readOpenAiErrorBody } from './map-openai-chat-error.js';
 import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
-import type { OpenAiChatChoice, OpenAiChatChunk, OpenAiChatDelta, OpenAiToolCallFragment } from './openai-chat-chunk.js';
+import type { OpenAiChatChoice, OpenAiChatChunk, OpenAiChatContentPart, OpenAiChatDelta, OpenAiToolCallFragment } from './openai-chat-chunk.js';
 import { readOpenAiChatChunk } from './read-openai-chat-chunk.js';
 
 /** Block kinds that arrive one after another: at most one of them is open at a time. */
@@ -31,7 +31,11 @@ interface ToolSlot {
  * Blocks. `delta.content` is text, `delta.refusal` a refusal, `delta.reasoning_content` / `delta.reasoning`
  * reasoning (visibility internal); `delta.tool_calls[]` are tool calls keyed `tool:<index>` by their
  * provider index, which need not start at 0; the deprecated `delta.function_call` is a tool call of its own
- * (call id `function_call`, see LEGACY_FUNCTION_CALL_ID). `null` and `""` open nothing. The protocol has no block-stop
+ * (call id `function_call`, see LEGACY_FUNCTION_CALL_ID). `null` and `""` open nothing. `delta.content` may be an
+ * array of typed parts: `text` parts are text, Mistral's `thinking` parts reasoning, in the order sent; other
+ * part types are skipped and counted as `unknown_part` `content.<type>`. A choice with `message` in place of
+ * `delta` (a whole `chat.completion` relayed as one record) is read as one delta holding the whole answer.
+ * The protocol has no block-stop
  * event, so this adapter decides where `block.stop` goes:
  * - text, refusal and reasoning arrive one after another: such a block is stopped when any other block
  *   starts (another of these kinds, or a new tool index);
@@ -127,6 +131,7 @@ export class OpenAiChatAdapter implements ProviderAdapter {
     // Reasoning precedes the answer it leads to; a delta carrying both is read in that order.
     if (delta.reasoning !== undefined) this.sequential('reasoning', delta.reasoning, out);
     if (delta.content !== undefined) this.sequential('text', delta.content, out);
+    if (delta.contentParts !== undefined) this.contentParts(delta.contentParts, out);
     if (delta.refusal !== undefined) this.sequential('refusal', delta.refusal, out);
     for (const call of delta.toolCalls) {
       this.toolFragment(call, out);
@@ -147,6 +152,23 @@ export class OpenAiChatAdapter implements ProviderAdapter {
     this.openKeys.add(key);
     if (kind !== 'reasoning') this.seen[kind] = true;
     out.push({ type: 'block.open', key, kind }, { type: 'block.append', key, delta: { kind: 'text', text } });
+  }
+
+  /** An array `content`, part by part in the order sent: each text or reasoning part continues or opens its block. */
+  private contentParts(parts: readonly OpenAiChatContentPart[], out: MachineInput[]): void {
+    for (const part of parts) {
+      switch (part.kind) {
+        case 'text':
+        case 'reasoning':
+          this.sequential(part.kind, part.text, out);
+          break;
+        case 'unknown':
+          out.push(unknownPart(`content.${part.type}`));
+          break;
+        default:
+          assertNever(part);
+      }
+    }
   }
 
   private toolFragment(call: OpenAiToolCallFragment, out: MachineInput[]): void {
@@ -234,5 +256,6 @@ export class OpenAiChatAdapter implements ProviderAdapter {
 /** Whether a delta adds anything to the answer (a tool fragment with only its index adds nothing). */
 function carriesContent(delta: OpenAiChatDelta): boolean {
   if (delta.content !== undefined || delta.refusal !== undefined || delta.reasoning !== undefined) return true;
+  if (delta.contentParts?.some((part) => part.kind !== 'unknown')) return true;
   return delta.toolCalls.some((call) => call.arguments !== undefined || call.id !== undefined || call.name !== undefined);
 }

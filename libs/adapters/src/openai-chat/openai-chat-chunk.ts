@@ -38,6 +38,12 @@ export interface OpenAiChatChoice {
 
 export interface OpenAiChatDelta {
   readonly content?: string;
+  /**
+   * `content` sent as an array of typed parts instead of a string (Mistral's `[{"type": "text", ...},
+   * {"type": "thinking", "thinking": [...]}]`, other compatible servers' `[{"type": "text", "text"}]`), in
+   * the order sent. Absent when `content` is a string.
+   */
+  readonly contentParts?: readonly OpenAiChatContentPart[];
   readonly refusal?: string;
   /** `reasoning_content` (DeepSeek, older vLLM) or, failing that, `reasoning` (vLLM, Ollama, OpenRouter). */
   readonly reasoning?: string;
@@ -45,6 +51,16 @@ export interface OpenAiChatDelta {
   /** Delta fields with a non-null value the adapter does not map (`audio`, `reasoning_details`...). */
   readonly unknownFields: readonly string[];
 }
+
+/**
+ * One typed part of an array `content`: text, reasoning (Mistral's `thinking` part, whose `thinking` is itself
+ * an array of text parts, or a string), or a type the adapter does not map (`reference`, `image_url`...).
+ * https://docs.mistral.ai/capabilities/reasoning (ThinkChunk, TextChunk)
+ */
+export type OpenAiChatContentPart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'reasoning'; readonly text: string }
+  | { readonly kind: 'unknown'; readonly type: string };
 
 /**
  * One entry of `delta.tool_calls`. `id`, `type` and `function.name` come only with the first fragment of an

@@ -5,6 +5,7 @@ import {
   LEGACY_FUNCTION_CALL_ID,
   LEGACY_FUNCTION_CALL_INDEX,
   type OpenAiChatChoice,
+  type OpenAiChatContentPart,
   type OpenAiChatDelta,
   type OpenAiChatPayload,
   type OpenAiToolCallFragment,
@@ -73,7 +74,11 @@ function readChoice(raw: unknown, position: number): OpenAiChatChoice {
   const finishReason = optionalString(raw, 'finish_reason', () => `${at()}.finish_reason`);
   const rawDelta = raw['delta'];
   if (rawDelta !== undefined && rawDelta !== null && !isObject(rawDelta)) throw new ShapeError(() => `${at()}.delta`, 'is not an object');
-  const delta = readDelta(isObject(rawDelta) ? rawDelta : {}, () => `${at()}.delta`);
+  // A whole answer in one record: a proxy relaying a non-streamed `chat.completion` puts `message` where the
+  // chunk has `delta`. Its fields are those of a delta holding everything at once.
+  const rawMessage = raw['message'];
+  const wholeMessage = (rawDelta === undefined || rawDelta === null || isEmpty(rawDelta)) && isObject(rawMessage);
+  const delta = wholeMessage ? readDelta(rawMessage, () => `${at()}.message`) : readDelta(isObject(rawDelta) ? rawDelta : {}, () => `${at()}.delta`);
   const choice: { index: number; delta: OpenAiChatDelta; finishReason?: string } = { index: index ?? position, delta };
   if (finishReason !== undefined) choice.finishReason = finishReason;
   return choice;
@@ -83,7 +88,9 @@ const NO_TOOL_CALLS: readonly OpenAiToolCallFragment[] = Object.freeze([]);
 const NO_FIELDS: readonly string[] = Object.freeze([]);
 
 function readDelta(delta: JsonObject, at: () => string): OpenAiChatDelta {
-  const content = optionalString(delta, 'content', () => `${at()}.content`);
+  const rawContent = delta['content'];
+  const contentParts = Array.isArray(rawContent) ? readContentParts(rawContent, () => `${at()}.content`) : undefined;
+  const content = contentParts === undefined ? optionalString(delta, 'content', () => `${at()}.content`) : undefined;
   const refusal = optionalString(delta, 'refusal', () => `${at()}.refusal`);
   const reasoningContent = optionalString(delta, 'reasoning_content', () => `${at()}.reasoning_content`);
   const reasoning = optionalString(delta, 'reasoning', () => `${at()}.reasoning`);
@@ -111,14 +118,65 @@ function readDelta(delta: JsonObject, at: () => string): OpenAiChatDelta {
   }
   // A server that sends both reasoning fields sends the same text twice; one of them is the reasoning.
   const reasoningText = reasoningContent ?? reasoning;
-  const read: { toolCalls: readonly OpenAiToolCallFragment[]; unknownFields: readonly string[]; content?: string; refusal?: string; reasoning?: string } = {
-    toolCalls,
-    unknownFields,
-  };
+  const read: {
+    toolCalls: readonly OpenAiToolCallFragment[];
+    unknownFields: readonly string[];
+    content?: string;
+    contentParts?: readonly OpenAiChatContentPart[];
+    refusal?: string;
+    reasoning?: string;
+  } = { toolCalls, unknownFields };
   if (content !== undefined) read.content = content;
+  if (contentParts !== undefined && contentParts.length > 0) read.contentParts = contentParts;
   if (refusal !== undefined) read.refusal = refusal;
   if (reasoningText !== undefined) read.reasoning = reasoningText;
   return read;
+}
+
+/**
+ * `content` as an array of typed parts. Text parts (`text`) and Mistral's reasoning parts (`thinking`, an
+ * array of text parts or a string) are read; any other type is kept as unknown, to be skipped and counted,
+ * never a failure. A known part whose text has the wrong type is a shape error like any known field.
+ */
+function readContentParts(parts: readonly unknown[], at: () => string): OpenAiChatContentPart[] {
+  const read: OpenAiChatContentPart[] = [];
+  parts.forEach((part, position) => {
+    const path = (): string => `${at()}[${String(position)}]`;
+    if (!isObject(part)) throw new ShapeError(path, 'is not an object');
+    const type = typeof part['type'] === 'string' ? part['type'] : '';
+    switch (type) {
+      case 'text': {
+        const text = optionalString(part, 'text', () => `${path()}.text`);
+        if (text !== undefined) read.push({ kind: 'text', text });
+        return;
+      }
+      case 'thinking': {
+        const text = thinkingText(part['thinking'], () => `${path()}.thinking`);
+        if (text !== '') read.push({ kind: 'reasoning', text });
+        return;
+      }
+      default:
+        read.push({ kind: 'unknown', type });
+    }
+  });
+  return read;
+}
+
+/** Mistral's `thinking`: text parts (`[{"type": "text", "text"}]`) joined as sent, or a plain string. */
+function thinkingText(thinking: unknown, at: () => string): string {
+  if (thinking === undefined || thinking === null) return '';
+  if (typeof thinking === 'string') return thinking;
+  if (!Array.isArray(thinking)) throw new ShapeError(at, 'is neither a string nor an array');
+  let text = '';
+  thinking.forEach((part, position) => {
+    if (!isObject(part)) throw new ShapeError(() => `${at()}[${String(position)}]`, 'is not an object');
+    text += optionalString(part, 'text', () => `${at()}[${String(position)}].text`) ?? '';
+  });
+  return text;
+}
+
+function isEmpty(object: unknown): boolean {
+  return isObject(object) && Object.keys(object).length === 0;
 }
 
 function readToolCall(raw: unknown, position: number, at: () => string): OpenAiToolCallFragment {

@@ -100,9 +100,24 @@ describe('OpenAiResponsesAdapter', () => {
       expect(result).toMatchObject({ status: 'failed', error: { category: 'protocol_error' } });
     });
 
-    it('fails on a second output_item.added for the same item and on output_item.done for an unknown item', () => {
+    it('fails on a second output_item.added for the same item', () => {
       expect(run(body(created, messageAdded('msg_1'), messageAdded('msg_1'))).result.error?.category).toBe('protocol_error');
-      expect(run(body(created, messageDone('msg_x', []))).result.error?.category).toBe('protocol_error');
+    });
+
+    it('takes an output_item.done without output_item.added as the whole item', () => {
+      const { result, warnings } = run(body(created, messageDone('msg_x', ['Whole ', 'parts']), completed()));
+      expect(result.status).toBe('completed');
+      expect(result.blocks).toMatchObject([
+        { kind: 'text', text: 'Whole ', complete: true },
+        { kind: 'text', text: 'parts', complete: true },
+      ]);
+      expect(warnings).toEqual([]);
+    });
+
+    it('takes the whole text of a done event for a part that streamed none, and verifies it otherwise', () => {
+      const whole = run(body(created, messageAdded('msg_1'), partAdded('msg_1', 0), textDone('msg_1', 'All at once'), partDone('msg_1', 'All at once'), messageDone('msg_1', ['All at once']), completed()));
+      expect(whole.result.blocks).toMatchObject([{ kind: 'text', text: 'All at once', complete: true }]);
+      expect(whole.warnings).toEqual([]);
     });
 
     it('fails on an output item without a type', () => {

@@ -43,7 +43,9 @@ interface PartAddress {
  * output_index alone. Arrival order never routes anything.
  *
  * `*.done` events that repeat text are verified by length + rolling hash, never appended; a mismatch is a
- * `text_mismatch` warning and the streamed text stays. function_call_arguments.done only verifies: the
+ * `text_mismatch` warning and the streamed text stays. Content that arrives whole instead: a part or call
+ * that streamed no text takes a done event's whole text as its one delta, parts that only output_item.done
+ * holds become blocks there, and an output_item.done with no output_item.added adds the item too. function_call_arguments.done only verifies: the
  * call stops at output_item.done, the event that confirms its name and call id.
  *
  * | signal | outcome |
@@ -163,7 +165,16 @@ export class OpenAiResponsesAdapter implements ProviderAdapter {
     const id = item ? stringField(item, 'id') : undefined;
     if (!item || id === undefined) return [protocolFailure(`openai-responses: ${type} without an item id`)];
     const outputIndex = numberField(payload, 'output_index');
-    if (type === 'response.output_item.done') return this.output.finishItem(item, this.tiedId(id, outputIndex));
+    if (type === 'response.output_item.done') {
+      const tied = this.tiedId(id, outputIndex);
+      if (this.output.has(tied)) return this.output.finishItem(item, tied);
+      // A whole item with no output_item.added before it: added and finished by the one event.
+      return [...this.addItem(item, id, outputIndex), ...this.output.finishItem(item, id)];
+    }
+    return this.addItem(item, id, outputIndex);
+  }
+
+  private addItem(item: JsonObject, id: string, outputIndex: number | undefined): readonly MachineInput[] {
     if (outputIndex !== undefined) this.itemAtOutputIndex.set(outputIndex, id);
     return this.output.addItem(item, id);
   }

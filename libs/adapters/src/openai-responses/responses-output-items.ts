@@ -172,9 +172,11 @@ export class ResponsesOutputItems {
     switch (known.type) {
       case null:
         return [];
-      case 'message':
+      case 'message': {
         // Text parts stop at content_part.done; one still open here makes the terminal event fail.
-        return this.verifyList(known, 'c', arrayField(item, 'content'), (part) => stringField(part, 'text') ?? stringField(part, 'refusal'));
+        const content = arrayField(item, 'content');
+        return [...this.wholeParts(known, 'c', content), ...this.verifyList(known, 'c', content, (part) => stringField(part, 'text') ?? stringField(part, 'refusal'))];
+      }
       case 'function_call': {
         const block = known.parts.get('c0');
         if (!block) return [];
@@ -186,6 +188,8 @@ export class ResponsesOutputItems {
       case 'reasoning': {
         known.encryptedContent = stringField(item, 'encrypted_content') ?? known.encryptedContent;
         const warnings = [
+          ...this.wholeParts(known, 's', arrayField(item, 'summary')),
+          ...this.wholeParts(known, 'c', arrayField(item, 'content')),
           ...this.verifyList(known, 's', arrayField(item, 'summary'), (part) => stringField(part, 'text')),
           ...this.verifyList(known, 'c', arrayField(item, 'content'), (part) => stringField(part, 'text')),
         ];
@@ -232,7 +236,38 @@ export class ResponsesOutputItems {
     return fragment(block.key, kind, text, true);
   }
 
+  /**
+   * Parts that output_item.done holds whole and no part event announced (a server that sends whole items, no
+   * deltas): each becomes a block with the part's text as its one delta. A message part stops here; a
+   * reasoning part is done and stops with its item, carrying the encrypted_content.
+   */
+  private wholeParts(item: OutputItem, prefix: 'c' | 's', parts: readonly unknown[] | undefined): readonly MachineInput[] {
+    const out: MachineInput[] = [];
+    parts?.forEach((part, index) => {
+      const slot: PartSlot = `${prefix}${index}`;
+      if (!isObject(part) || item.parts.has(slot)) return;
+      const partType = stringField(part, 'type') ?? '';
+      const mapped = partKind(partType);
+      if (!mapped || mapped.item !== item.type || !slotFits(slot, partType)) {
+        item.parts.set(slot, null);
+        out.push(unknownPart(`content_part.${partType}`));
+        return;
+      }
+      const block = this.openBlock(item, slot, `${item.id}#${slot}`, mapped.kind);
+      out.push({ type: 'block.open', key: block.key, kind: block.kind }, ...this.append(block, 'text', stringField(part, mapped.field)));
+      if (item.type === 'reasoning') block.state = 'done';
+      else out.push(this.close(block, undefined));
+    });
+    return out;
+  }
+
+  /**
+   * A `*.done` event's whole text against what streamed. A block that received no text at all takes it as
+   * its one delta (the content arrived whole, with no deltas); otherwise a difference is a warning and the
+   * streamed text stays.
+   */
   private verify(block: PartBlock, text: string | undefined, eventType: string): readonly MachineInput[] {
+    if (text && block.digest.length === 0 && block.state !== 'closed') return this.append(block, block.kind === 'tool_call' ? 'json_text' : 'text', text);
     if (text === undefined || block.mismatchWarned || sameDigest(block.digest, digestOf(text))) return [];
     block.mismatchWarned = true;
     const message =

@@ -113,6 +113,15 @@ describe('StreamMachine: allowed transitions', () => {
     expect(kept).toHaveProperty('usage', { input_tokens: 7, output_tokens: 0, reasoning_tokens: 3 });
   });
 
+  it('keeps cache creation counts only when non-zero, and their split as reported', () => {
+    const none = { input_tokens: 7, output_tokens: 2, cache_creation_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } };
+    expect(drive([finish({ usage: none })]).outputs[0]?.[0]).toHaveProperty('usage', { input_tokens: 7, output_tokens: 2 });
+    const written = { input_tokens: 7, output_tokens: 2, cache_creation_input_tokens: 512, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 512 } };
+    const { events, outputs } = drive([finish({ usage: written })]);
+    expect(outputs[0]?.[0]).toHaveProperty('usage', written);
+    expectContract(events, false);
+  });
+
   it.each(['failed', 'interrupted'] as const)('open -> %s: fail emits stream.error', (status) => {
     const { machine, outputs } = drive([fail(status)]);
     expect(outputs[0]).toEqual([{ type: 'stream.error', stream_id: 'st_1', seq: 2, ts: 1001, status, error: fail(status).error }]);

@@ -240,15 +240,21 @@ export class StreamMachine {
 }
 
 /**
- * The contract carries `reasoning_tokens` and `cached_input_tokens` only when non-zero. Providers report
- * zeros (OpenAI's `*_tokens_details`, Gemini's absent-or-0 counts) and every adapter would have to remember
- * to drop them, so the one producer of public events does it.
+ * The contract carries its optional counts only when non-zero. Providers report zeros (OpenAI's
+ * `*_tokens_details`, Gemini's absent-or-0 counts, Anthropic's `cache_creation_input_tokens: 0`) and every
+ * adapter would have to remember to drop them, so the one producer of public events does it.
  */
 function contractUsage(usage: Usage): Usage {
-  const { reasoning_tokens, cached_input_tokens, ...counts } = usage;
+  const { reasoning_tokens, cached_input_tokens, cache_creation_input_tokens, cache_creation, ...counts } = usage;
   return {
     ...counts,
-    ...(reasoning_tokens === undefined || reasoning_tokens === 0 ? {} : { reasoning_tokens }),
-    ...(cached_input_tokens === undefined || cached_input_tokens === 0 ? {} : { cached_input_tokens }),
+    ...(nonZero(reasoning_tokens) && { reasoning_tokens }),
+    ...(nonZero(cached_input_tokens) && { cached_input_tokens }),
+    ...(nonZero(cache_creation_input_tokens) && { cache_creation_input_tokens }),
+    ...(cache_creation !== undefined && Object.values(cache_creation).some(nonZero) && { cache_creation }),
   };
+}
+
+function nonZero(count: number | undefined): count is number {
+  return count !== undefined && count !== 0;
 }

@@ -5,7 +5,7 @@ import type { BlockRef } from '../events/block.js';
 import { EVENT_TYPES, type ContractEvent, type ContractEventType, type StreamWarning } from '../events/contract-event.js';
 import type { Delta } from '../events/delta.js';
 import type { StreamErrorInfo } from '../events/stream-error.js';
-import type { Usage } from '../events/usage.js';
+import type { CacheCreationUsage, Usage } from '../events/usage.js';
 import {
   CONTRACT_SCHEMA,
   CONTRACT_SCHEMA_FILE_NAME,
@@ -80,7 +80,8 @@ const EVENT_KEYS: Readonly<Record<ContractEventType, KeyLists>> = {
 const NESTED_KEYS: Readonly<Record<string, KeyLists>> = {
   BlockRef: keysOf<BlockRef>()(['id', 'index', 'kind'], []),
   Delta: keysOf<Delta>()(['kind', 'text'], []),
-  Usage: keysOf<Usage>()(['input_tokens', 'output_tokens'], ['reasoning_tokens', 'cached_input_tokens']),
+  Usage: keysOf<Usage>()(['input_tokens', 'output_tokens'], ['reasoning_tokens', 'cached_input_tokens', 'cache_creation_input_tokens', 'cache_creation']),
+  CacheCreationUsage: keysOf<CacheCreationUsage>()([], ['ephemeral_5m_input_tokens', 'ephemeral_1h_input_tokens']),
   StreamErrorInfo: keysOf<StreamErrorInfo>()(['category', 'retryable', 'provider_code', 'message'], ['http_status']),
   StreamWarning: keysOf<StreamWarning>()(['code', 'message'], ['provider_event_type']),
 };
@@ -99,7 +100,7 @@ describe('schema definitions match the TypeScript types', () => {
 
   it.each(cases)('%s: same required and optional properties, closed', (name, keys) => {
     const def = definition(name);
-    expect([...(def.required as string[])].sort()).toEqual([...keys.required].sort());
+    expect([...((def.required ?? []) as string[])].sort()).toEqual([...keys.required].sort());
     expect(Object.keys(def.properties).sort()).toEqual([...keys.required, ...keys.optional].sort());
     expect(def.additionalProperties).toBe(false);
   });

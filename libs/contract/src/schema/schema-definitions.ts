@@ -89,14 +89,30 @@ export const SCHEMA_DEFINITIONS: Readonly<Record<string, JsonSchema>> = {
   },
   Usage: {
     type: 'object',
-    description: 'reasoning_tokens and cached_input_tokens are present only when non-zero.',
+    description:
+      'reasoning_tokens, cached_input_tokens, cache_creation_input_tokens and cache_creation are present only when non-zero (cache_creation*: since 1.2.0).',
     required: ['input_tokens', 'output_tokens'],
     properties: {
       input_tokens: nonNegativeInteger,
       output_tokens: nonNegativeInteger,
       reasoning_tokens: { type: 'integer', minimum: 1 },
       cached_input_tokens: { type: 'integer', minimum: 1 },
+      cache_creation_input_tokens: { type: 'integer', minimum: 1 },
+      cache_creation: ref('CacheCreationUsage'),
     },
+    additionalProperties: false,
+  },
+  CacheCreationUsage: {
+    type: 'object',
+    description: 'Cache writes per time-to-live, as the provider reported them (Anthropic usage.cache_creation); at least one count is non-zero.',
+    properties: {
+      ephemeral_5m_input_tokens: nonNegativeInteger,
+      ephemeral_1h_input_tokens: nonNegativeInteger,
+    },
+    anyOf: [
+      { required: ['ephemeral_5m_input_tokens'], properties: { ephemeral_5m_input_tokens: { type: 'integer', minimum: 1 } } },
+      { required: ['ephemeral_1h_input_tokens'], properties: { ephemeral_1h_input_tokens: { type: 'integer', minimum: 1 } } },
+    ],
     additionalProperties: false,
   },
   StreamErrorInfo: {

@@ -22,7 +22,13 @@ const samples: Readonly<Record<ContractEvent['type'], ContractEvent>> = {
     status: 'completed',
     stop_reason: 'end_turn',
     provider_stop_reason: 'stop',
-    usage: { input_tokens: 3, output_tokens: 5, reasoning_tokens: 2 },
+    usage: {
+      input_tokens: 3,
+      output_tokens: 5,
+      reasoning_tokens: 2,
+      cache_creation_input_tokens: 9,
+      cache_creation: { ephemeral_5m_input_tokens: 9, ephemeral_1h_input_tokens: 0 },
+    },
   },
   'stream.error': {
     ...base,
@@ -166,6 +172,9 @@ describe('validateEvent rejects', () => {
   it('usage counters that must be non-zero when present, and negative counts', () => {
     expectViolation(withField('stream.done', ['usage', 'reasoning_tokens'], 0), '/usage/reasoning_tokens', />= 1/);
     expectViolation(withField('stream.done', ['usage', 'cached_input_tokens'], 0), '/usage/cached_input_tokens', />= 1/);
+    expectViolation(withField('stream.done', ['usage', 'cache_creation_input_tokens'], 0), '/usage/cache_creation_input_tokens', />= 1/);
+    expectViolation(withField('stream.done', ['usage', 'cache_creation'], { ephemeral_5m_input_tokens: 0 }), '/usage/cache_creation/ephemeral_5m_input_tokens', />= 1/);
+    expectViolation(withField('stream.done', ['usage', 'cache_creation'], { ephemeral_1h_input_tokens: 1, ephemeral_24h_input_tokens: 3 }), '/usage/cache_creation', /must not have the property "ephemeral_24h_input_tokens"/);
     expectViolation(withField('stream.done', ['usage', 'input_tokens'], -1), '/usage/input_tokens', />= 0/);
   });
 
