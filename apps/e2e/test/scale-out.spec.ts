@@ -1,3 +1,4 @@
+import { waitFor } from '@llm-stream/testing';
 import { sequenceProblems, terminalOf } from './support/event-checks.js';
 import { postStream } from './support/gateway-client.js';
 import { startPipeline, type Pipeline } from './support/pipeline.js';
@@ -34,8 +35,13 @@ describe('scale-out', () => {
       expect(sequenceProblems(reply.events)).toStrictEqual([]);
       expect(terminalOf(reply.events)).toMatchObject({ type: 'stream.done' });
     }
-    const all = pipeline.normalizers.flatMap((service) => starts(service.process.lines));
+    // The clients are served by the gateway's own session: the log's copy may still be on its way.
     const ids = replies.map((reply) => reply.streamId!);
+    await waitFor(() => ids.every((id) => terminalOf(pipeline.acmeEvents.events(id))?.type === 'stream.done'), {
+      timeoutMs: 30_000,
+      description: 'every stream to end in the log',
+    });
+    const all = pipeline.normalizers.flatMap((service) => starts(service.process.lines));
     expect(all.filter((id) => ids.includes(id)).sort()).toStrictEqual([...ids].sort());
   });
 });
