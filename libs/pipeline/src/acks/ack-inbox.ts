@@ -10,6 +10,8 @@ export interface AckTarget {
   sweep(now: number): void;
   /** The connection is back after a disconnect: whatever is unacked may have been lost on the way. */
   reconnected(): void;
+  /** The connection closed for good (a shutdown): no ack can come any more. */
+  close(): void;
 }
 
 /** How often the inbox's one timer looks at the publishers that wait for acks (ms). */
@@ -52,6 +54,9 @@ export class AckInbox {
     });
     onConnectionChange(nc, (change) => {
       if (change === 'reconnect') for (const target of [...this.waiting]) target.reconnected();
+    });
+    void nc.closed().then(() => {
+      for (const target of [...this.targets.values()]) target.close();
     });
   }
 

@@ -101,6 +101,15 @@ describe('AckedPublisher (real nats-server with JetStream)', () => {
     await expect(finishing).rejects.toMatchObject({ name: 'PublishError', code: 'not_stored' });
   });
 
+  it('fails whoever waits with a typed error when its connection closes for good', async () => {
+    const own = await connect({ servers: server.url });
+    const publisher = new AckedPublisher(own, jetstream(own), 'TEST_CLOSED', 'test.closed.st_x', { positionHeader: HEADERS.seq });
+    publisher.publish(message('test.closed.st_x', 1));
+    const finishing = publisher.finish();
+    await own.close();
+    await expect(finishing).rejects.toMatchObject({ name: 'PublishError', code: 'not_stored' });
+  });
+
   it('continues a subject that already holds messages (a takeover): repeated positions are duplicates, not new messages', async () => {
     const subject = eventsSubject('acme', 'st_takeover');
     const first = new AckedPublisher(nc, js, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq });
