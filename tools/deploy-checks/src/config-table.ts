@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAppFacts, type SettingValue } from './app-facts.js';
 
-/** The services whose settings the README's configuration table documents, in its column order. */
+/** The document that holds the generated configuration table, relative to the repository root. */
+export const CONFIGURATION_DOC = 'docs/configuration.md';
+
 /** The settings every service shares are declared (and described) once, in this base class. */
 const SHARED_SOURCE = 'libs/service-kit/src/service-config.ts';
 
+/** The services whose settings the configuration table documents, in its column order. */
 export const DOCUMENTED_SERVICES = [
   { app: 'gateway', source: 'apps/gateway/src/config/gateway-config.ts' },
   { app: 'normalizer', source: 'apps/normalizer/src/config/normalizer-config.ts' },
@@ -93,10 +96,10 @@ export function renderConfigTable(root: string): string {
   return [...header, ...body].join('\n');
 }
 
-/** The README with its table block replaced. */
-export function withConfigTable(readme: string, table: string): string {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the ${TABLE_START} ... ${TABLE_END} block`);
-  return `${readme.slice(0, start + TABLE_START.length)}\n${table}\n${readme.slice(end)}`;
+/** The document (CONFIGURATION_DOC's text) with its table block replaced. */
+export function withConfigTable(document: string, table: string): string {
+  const start = document.indexOf(TABLE_START);
+  const end = document.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error(`${CONFIGURATION_DOC} lacks the ${TABLE_START} ... ${TABLE_END} block`);
+  return `${document.slice(0, start + TABLE_START.length)}\n${table}\n${document.slice(end)}`;
 }

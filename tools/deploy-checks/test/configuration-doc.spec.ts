@@ -1,17 +1,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readAppFacts } from '../src/app-facts.js';
-import { DOCUMENTED_SERVICES, renderConfigTable, settingDescriptions, withConfigTable } from '../src/config-table.js';
+import { CONFIGURATION_DOC, DOCUMENTED_SERVICES, renderConfigTable, settingDescriptions, withConfigTable } from '../src/config-table.js';
 
 const root = resolve(__dirname, '../../..');
 
-describe("README's configuration table", () => {
-  it('lists exactly what the services read, with their defaults (UPDATE_README=1 rewrites it)', () => {
-    const path = join(root, 'README.md');
-    const readme = readFileSync(path, 'utf8');
-    const expected = withConfigTable(readme, renderConfigTable(root));
-    if (process.env['UPDATE_README'] === '1') writeFileSync(path, expected);
-    expect(readme).toBe(expected);
+describe(`${CONFIGURATION_DOC}'s configuration table`, () => {
+  it('lists exactly what the services read, with their defaults (UPDATE_CONFIGURATION=1 rewrites it)', () => {
+    const path = join(root, CONFIGURATION_DOC);
+    const document = readFileSync(path, 'utf8');
+    const expected = withConfigTable(document, renderConfigTable(root));
+    if (process.env['UPDATE_CONFIGURATION'] === '1') writeFileSync(path, expected);
+    expect(document).toBe(expected);
   });
 
   it('reads TSDoc descriptions above decorated properties', () => {
