@@ -46,7 +46,7 @@ export class AckInbox {
 
   private constructor(private readonly nc: NatsConnection) {
     // A platform user may only subscribe under its own inbox prefix (see nats-identities.ts).
-    this.prefix = createInbox(inboxPrefixOf(nc));
+    this.prefix = createInbox(connectionInboxPrefix(nc));
     nc.subscribe(`${this.prefix}.*.*`, {
       callback: (error, message) => {
         if (error === null) this.route(message);
@@ -110,7 +110,7 @@ export class AckInbox {
 }
 
 /** The inbox prefix the connection was made with (nats.js keeps it in its options), or the default. */
-function inboxPrefixOf(nc: NatsConnection): string | undefined {
+function connectionInboxPrefix(nc: NatsConnection): string | undefined {
   const options = (nc as { readonly options?: { readonly inboxPrefix?: unknown } }).options;
   return typeof options?.inboxPrefix === 'string' ? options.inboxPrefix : undefined;
 }

@@ -1,5 +1,6 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { assertNever } from '@llm-stream/contract';
 import { PublishError } from '../publish-error.js';
 import { RetryLoop } from '../retry-loop.js';
 import { storedPositions } from '../stored-positions.js';
@@ -46,6 +47,18 @@ interface InFlight {
   sentAt: number;
 }
 
+/**
+ * Where the fence stands: none; `armed` (the next message goes fenced); `draining` (that message waits for every
+ * earlier one to be acked); `sent` (it is in flight, `original` without the fence header).
+ */
+type Fence =
+  | { readonly state: 'none' }
+  | { readonly state: 'armed' }
+  | { readonly state: 'draining' }
+  | { readonly state: 'sent'; readonly position: number; readonly original: OutgoingMessage };
+
+const NO_FENCE: Fence = { state: 'none' };
+
 interface Waiter {
   readonly resolve: () => void;
   readonly reject: (error: PublishError) => void;
@@ -67,10 +80,9 @@ interface Waiter {
  */
 export class AckedPublisher implements AckTarget {
   private readonly inFlight = new Map<number, InFlight>();
-  /** Messages behind a fence, not sent yet. */
+  /** Messages behind a fence (the fenced one first while it drains), not sent yet. */
   private held: OutgoingMessage[] = [];
-  private fence: 'none' | 'next' | 'waiting' = 'none';
-  private fencedPosition = 0;
+  private fence: Fence = NO_FENCE;
   private highest = 0;
   /** The stream sequence of the newest message of this publisher JetStream stored. */
   private lastStoredSeq = 0;
@@ -140,22 +152,27 @@ export class AckedPublisher implements AckTarget {
 
   /** The next message published goes fenced (see the class comment). */
   fenceNext(): void {
-    if (this.fence === 'none') this.fence = 'next';
+    if (this.fence.state === 'none') this.fence = { state: 'armed' };
   }
 
   publish(message: OutgoingMessage): void {
     this.highest = Math.max(this.highest, message.position);
-    if (this.fence === 'waiting' || this.held.length > 0) {
-      this.held.push(message);
-      return;
+    switch (this.fence.state) {
+      case 'none':
+        this.send(message);
+        return;
+      case 'armed':
+        this.fence = { state: 'draining' };
+        this.held.push(message);
+        this.sendFencedWhenDrained();
+        return;
+      case 'draining':
+      case 'sent':
+        this.held.push(message);
+        return;
+      default:
+        assertNever(this.fence, 'fence');
     }
-    if (this.fence === 'next') {
-      this.fence = 'waiting';
-      this.held.push(message);
-      this.sendFencedWhenDrained();
-      return;
-    }
-    this.send(message);
   }
 
   /**
@@ -206,9 +223,10 @@ export class AckedPublisher implements AckTarget {
   acked(position: number, ack: PubAck): void {
     const entry = this.inFlight.get(position);
     if (entry === undefined) return;
+    const fenced = this.fence.state === 'sent' && this.fence.position === position ? this.fence : undefined;
     if (!ack.ok) {
-      if (ack.refusal === 'wrong_last_sequence' && position === this.fencedPosition) {
-        this.fenced(entry);
+      if (ack.refusal === 'wrong_last_sequence' && fenced !== undefined) {
+        this.fenceRefused(fenced.original);
         return;
       }
       // Sent again by the next sweep after a short pause (a leader election, a stream not available yet).
@@ -217,25 +235,24 @@ export class AckedPublisher implements AckTarget {
     }
     this.lastStoredSeq = Math.max(this.lastStoredSeq, ack.seq);
     this.stored(position);
-    if (position === this.fencedPosition) this.fencePassed();
+    if (fenced !== undefined) this.releaseHeld();
   }
 
   sweep(now: number): void {
-    if (this.settling || this.closed) return;
-    let settle = false;
-    for (const entry of this.inFlight.values()) {
-      if (now - entry.sentAt < this.ackTimeoutMs) continue;
-      if (now - entry.firstSentAt < this.resendWithinMs) this.sendAgain(entry, now);
-      else settle = true;
-    }
-    if (settle) void this.settle();
+    this.sendOverdue(now, this.ackTimeoutMs);
   }
 
+  /** After a reconnect every message in flight is overdue: it may have been lost with the old connection. */
   reconnected(): void {
+    this.sendOverdue(Date.now(), 0);
+  }
+
+  /** Sends again what has waited `unackedForMs` or longer for its ack; what is past the resend window is settled. */
+  private sendOverdue(now: number, unackedForMs: number): void {
     if (this.settling || this.closed) return;
-    const now = Date.now();
     let settle = false;
     for (const entry of this.inFlight.values()) {
+      if (now - entry.sentAt < unackedForMs) continue;
       if (now - entry.firstSentAt < this.resendWithinMs) this.sendAgain(entry, now);
       else settle = true;
     }
@@ -266,53 +283,47 @@ export class AckedPublisher implements AckTarget {
   }
 
   private stored(position: number): void {
-    const before = this.ackedThrough;
+    // Only the oldest message in flight holds ackedThrough back (the map keeps publication order).
+    const wasOldest = this.inFlight.keys().next().value === position;
     this.inFlight.delete(position);
     this.positionWaiters.get(position)?.resolve();
     this.positionWaiters.delete(position);
     if (this.inFlight.size === 0) {
       this.inbox.idle(this);
-      if (this.fence === 'waiting' && this.fencedPosition === 0) this.sendFencedWhenDrained();
+      if (this.fence.state === 'draining') this.sendFencedWhenDrained();
     }
-    const after = this.ackedThrough;
-    if (after > before) this.progress?.(after);
+    if (wasOldest) this.progress?.(this.ackedThrough);
     if (this.unackedCount === 0) for (const waiter of this.finishing.splice(0)) waiter.resolve();
   }
 
   /** The first held message goes with the fence once nothing is in flight: then the newest stored sequence is known. */
   private sendFencedWhenDrained(): void {
     if (this.inFlight.size > 0) return;
-    const first = this.held.shift();
-    if (first === undefined) {
-      this.fence = 'none';
+    const original = this.held.shift();
+    if (original === undefined) {
+      this.fence = NO_FENCE;
       return;
     }
-    this.fencedPosition = first.position;
+    this.fence = { state: 'sent', position: original.position, original };
     this.fencedSends += 1;
-    this.send(withHeader(first, 'Nats-Expected-Last-Subject-Sequence', String(this.lastStoredSeq)));
+    this.send(withHeader(original, 'Nats-Expected-Last-Subject-Sequence', String(this.lastStoredSeq)));
   }
 
-  /** The fence held: nobody else wrote; what waited behind it goes now. */
-  private fencePassed(): void {
-    this.fence = 'none';
-    this.fencedPosition = 0;
+  /** The fence held, or was refused: what waited behind it goes now. */
+  private releaseHeld(): void {
+    this.fence = NO_FENCE;
     const release = this.held;
     this.held = [];
     for (const message of release) this.send(message);
   }
 
   /** Another writer added to the subject: the owner hears it, and the trace is completed without the fence. */
-  private fenced(entry: InFlight): void {
-    const position = entry.message.position;
-    this.inFlight.delete(position);
-    this.fence = 'none';
-    this.fencedPosition = 0;
-    const unfenced = this.held;
-    this.held = [];
+  private fenceRefused(original: OutgoingMessage): void {
+    this.inFlight.delete(original.position);
     this.fencedListener?.();
     this.fencedListener = undefined;
-    this.send({ ...entry.message, headerBlock: withoutFence(entry.message.headerBlock) });
-    for (const message of unfenced) this.send(message);
+    this.held.unshift(original);
+    this.releaseHeld();
   }
 
   /**
@@ -346,8 +357,4 @@ export class AckedPublisher implements AckTarget {
   private closedError(): PublishError {
     return new PublishError('not_stored', `${this.subject}: the publisher closed with ${String(this.unackedCount)} messages unacked`);
   }
-}
-
-function withoutFence(block: string): string {
-  return block.replace(/Nats-Expected-Last-Subject-Sequence: \d+\r\n/, '');
 }

@@ -26,7 +26,7 @@ export function deferPublish(publish: Deferred): void {
   setImmediate(flushDeferredPublishes);
 }
 
-export function flushDeferredPublishes(): void {
+function flushDeferredPublishes(): void {
   scheduled = false;
   const batch = deferred.splice(0, deferred.length);
   for (const { nc, subject, data, headerBlock, reply } of batch) {
