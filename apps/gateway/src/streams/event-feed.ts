@@ -1,6 +1,6 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { BLOCK_KINDS, EVENT_TYPES, HEADERS, STREAM_NAMES, decodeEventMessage, eventsSubject, type BlockKind, type ContractEventType } from '@llm-stream/contract';
+import { BLOCK_KINDS, EVENT_TYPES, HEADERS, STREAM_NAMES, decodeEventMessage, eventsSubject, type BlockKind, type ContractEvent, type ContractEventType } from '@llm-stream/contract';
 import { LiveLogReader, type LogMessage } from '@llm-stream/pipeline';
 
 /**
@@ -17,16 +17,22 @@ export interface StoredEvent {
   readonly json: string;
 }
 
-const TERMINAL = new Set<ContractEventType>(['stream.done', 'stream.error']);
+/** Whether the event ends its stream (`stream.done`, `stream.error`). */
+export function endsStream(event: Pick<StoredEvent, 'type'>): boolean {
+  return event.type === 'stream.done' || event.type === 'stream.error';
+}
+
+/** A contract event as a {@link StoredEvent}: `json` is its text as stored (the normalizer writes `JSON.stringify`). */
+export function storedEventOf(event: ContractEvent, json: string = JSON.stringify(event)): StoredEvent {
+  return { seq: event.seq, type: event.type, ts: event.ts, blockKind: 'block' in event ? event.block.kind : undefined, json };
+}
 
 /**
- * A stream's contract events in seq order, starting after `afterSeq`, until the terminal event. Live events come
- * by core subscription (no JetStream consumer per stream); JetStream's stored log is read only for what was
- * stored before the feed subscribed (`catchUp`: a resume, a late reader), after a gap and after a reconnect
- * (see LiveLogReader), so a resumed or late reader gets exactly the same events as the first one.
- *
- * Created before the stream's work item is published, a feed needs no catch-up: nothing can be stored before
- * it subscribed.
+ * A stream's contract events as the log holds them, in seq order, starting after `afterSeq`, until the terminal
+ * event: what a resume, a gateway that does not own the stream, or an owner whose session no longer follows the
+ * log serves. What was stored before the feed subscribed is read from JetStream first; then live events come by
+ * core subscription (no JetStream consumer per stream), and the stored log is read again only after a gap or a
+ * reconnect (see LiveLogReader), so every reader gets exactly the same events.
  */
 export class EventFeed implements AsyncIterable<StoredEvent> {
   private readonly reader: LiveLogReader;
@@ -37,11 +43,10 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
     tenant: string,
     streamId: string,
     private readonly afterSeq: number,
-    catchUp: boolean,
   ) {
     this.reader = new LiveLogReader(connection.nc, connection.js, connection.jsm, STREAM_NAMES.events, eventsSubject(tenant, streamId), {
       positionOf: (message) => seqOf(message),
-      catchUp,
+      catchUp: true,
     });
   }
 
@@ -61,7 +66,7 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
         const event = storedEvent(message);
         if (event === undefined) continue;
         if (event.seq > this.afterSeq) yield event;
-        if (TERMINAL.has(event.type)) return;
+        if (endsStream(event)) return;
       }
     } finally {
       this.reader.close();
@@ -91,8 +96,7 @@ function storedEvent(message: LogMessage): StoredEvent | undefined {
   }
   const decoded = decodeEventMessage(message.subject, json, { validate: false });
   if (!decoded.ok) return undefined;
-  const event = decoded.value.event;
-  return { seq: event.seq, type: event.type, ts: event.ts, blockKind: 'block' in event ? event.block.kind : undefined, json };
+  return storedEventOf(decoded.value.event, json);
 }
 
 function isEventType(value: string | undefined): value is ContractEventType {

@@ -1,5 +1,5 @@
 import type { ContractEvent } from '@llm-stream/contract';
-import type { StoredEvent } from './event-feed.js';
+import { endsStream, storedEventOf, type StoredEvent } from './event-feed.js';
 
 /** A feed of a stream's events for one HTTP client, closed by its reader when it leaves. */
 export interface ClientFeed extends AsyncIterable<StoredEvent> {
@@ -73,7 +73,7 @@ export class LocalEventFeed implements ClientFeed {
       if (next !== undefined) {
         lastSeq = next.seq;
         yield next;
-        if (next.type === 'stream.done' || next.type === 'stream.error') return;
+        if (endsStream(next)) return;
         continue;
       }
       switch (this.state) {
@@ -94,10 +94,10 @@ export class LocalEventFeed implements ClientFeed {
   }
 
   private release(): void {
-    let released = 0;
-    while (released < this.derived.length && (this.derived[released]?.rawSeq ?? Infinity) <= this.ackedThrough) released += 1;
-    if (released === 0) return;
-    for (const { event } of this.derived.splice(0, released)) this.ready.push(event);
+    const waiting = this.derived.findIndex((derived) => derived.rawSeq > this.ackedThrough);
+    const released = this.derived.splice(0, waiting === -1 ? this.derived.length : waiting);
+    if (released.length === 0) return;
+    for (const { event } of released) this.ready.push(event);
     this.signal();
   }
 
@@ -106,9 +106,4 @@ export class LocalEventFeed implements ClientFeed {
     this.wake = undefined;
     wake?.();
   }
-}
-
-/** The event as the normalizer stores it: its JSON is `JSON.stringify` of the same object (EventMessageEncoder). */
-function storedEventOf(event: ContractEvent): StoredEvent {
-  return { seq: event.seq, type: event.type, ts: event.ts, blockKind: 'block' in event ? event.block.kind : undefined, json: JSON.stringify(event) };
 }

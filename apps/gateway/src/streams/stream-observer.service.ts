@@ -6,10 +6,10 @@ import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { AttemptSummary } from '../upstream/upstream-attempt.js';
 import type { RunnerObserver, StreamSpec } from './stream-runner.js';
 
-/** Metrics and log lines about upstream attempts (never content, never keys). */
 /** Logged for a stream whose lease may have lapsed while it ran: records after the gap went fenced. */
 const FENCED_AFTER_LEASE_GAP = 'the lease may have lapsed while the stream ran: the records after the gap were sent fenced';
 
+/** Metrics and log lines about upstream attempts (never content, never keys). */
 @Injectable()
 export class StreamObserverService implements RunnerObserver {
   constructor(

@@ -161,7 +161,7 @@ export class StreamRunner {
         this.deps.redactor,
       ),
     );
-    this.lastPublishedAt = this.deps.clock();
+    this.lastPublishedAt = record.ts;
     // A stream that cannot be opened in time is refused (503) before the provider is called.
     await this.publisher.publishAndWait(this.message(record), OPEN_ACK_TIMEOUT_MS);
     this.events.add(record.raw_seq, this.session.accept(record));
@@ -319,9 +319,8 @@ export class StreamRunner {
   private record(received: UnstampedRecord, parsed?: SseFrame): void {
     const unstamped = redactRecord(received, this.deps.redactor);
     const record = this.recorder.stamp(unstamped);
-    const now = this.deps.clock();
     if (this.deps.leaseMayHaveLapsedSince(this.lastPublishedAt)) this.publisher.fenceNext();
-    this.lastPublishedAt = now;
+    this.lastPublishedAt = record.ts;
     this.publisher.publish(this.message(record));
     // The local session must see what the normalizer will read from the trace: a redacted frame is parsed again.
     const frame = unstamped === received || unstamped.kind !== 'frame' ? parsed : parseSseRecord(unstamped.text, unstamped.partial === true);

@@ -127,7 +127,7 @@ export class StreamsService {
       observer: this.observer,
       redactor: this.redactor,
       leaseMayHaveLapsedSince: (since) => this.registry.leaseMayHaveLapsedSince(since),
-      logFeed: (afterSeq) => this.feed(spec.tenant, streamId, afterSeq, true),
+      logFeed: (afterSeq) => this.feed(spec.tenant, streamId, afterSeq),
     });
     // The client is served from this instance's own session, each event once its raw records are acked.
     const feed = runner.events;
@@ -158,7 +158,7 @@ export class StreamsService {
     await this.requireStream(streamId, principal.tenant);
     const local = this.registry.local(streamId);
     const following = this.follow(
-      this.feed(principal.tenant, streamId, afterSeq, true),
+      this.feed(principal.tenant, streamId, afterSeq),
       streamId,
       principal,
       response,
@@ -213,9 +213,9 @@ export class StreamsService {
     return decoded.ok && isTerminalEvent(decoded.value.event);
   }
 
-  /** Writes the stream's events as SSE until its terminal event or until the client leaves. */
-  private feed(tenant: string, streamId: string, afterSeq: number, catchUp: boolean): EventFeed {
-    return new EventFeed({ nc: this.nc, js: this.js, jsm: this.jsm }, tenant, streamId, afterSeq, catchUp);
+  /** The stream's events as the log holds them, after `afterSeq` (a resume, or an owner's session that no longer follows the log). */
+  private feed(tenant: string, streamId: string, afterSeq: number): EventFeed {
+    return new EventFeed({ nc: this.nc, js: this.js, jsm: this.jsm }, tenant, streamId, afterSeq);
   }
 
   private async follow(

@@ -302,12 +302,7 @@ export class StreamWorker {
 
 /** The stream sequence of the newest message `subject` holds, or undefined when it holds none. */
 async function lastStored(jsm: JetStreamManager, subject: string): Promise<number | undefined> {
-  try {
-    return (await jsm.streams.getMessage(STREAM_NAMES.raw, { last_by_subj: subject }))?.seq;
-  } catch (error) {
-    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.NoMessageFound) return undefined;
-    throw error;
-  }
+  return (await jsm.streams.getMessage(STREAM_NAMES.raw, { last_by_subj: subject }))?.seq;
 }
 
 function isWrongLastSequence(error: unknown): boolean {
