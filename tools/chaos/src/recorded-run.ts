@@ -1,5 +1,3 @@
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the TSDoc link
-import type { eventContentHash } from './check/event-content.js';
 import type { FaultRecord } from './fault-kinds.js';
 
 /**
@@ -54,7 +52,7 @@ export interface SeenEvent {
   readonly seq: number;
   readonly type: string;
   /**
-   * The event's content as received ({@link eventContentHash} of the SSE record's `data`, or of the event the
+   * The event's content as received (`eventContentHash` of check/event-content.ts, of the SSE record's `data`, or of the event the
    * typed client delivered): compared with the stored event of the same seq, without keeping every body.
    */
   readonly hash: string;
