@@ -11,7 +11,7 @@ export abstract class ServiceConfig {
   NATS_URL = 'nats://127.0.0.1:4222';
 
   /**
-   * The service's NATS user (`gateway`, `normalizer`, `audit-log`: see the README's Security section); empty:
+   * The service's NATS user (`gateway`, `normalizer`, `audit-log`: see docs/security.md, "NATS: who may do what"); empty:
    * anonymous, for a server without authorization only (development), where the service creates the streams.
    */
   @Matches(/^[A-Za-z0-9_-]*$/, { message: 'must be a NATS user name (letters, digits, _ or -)' })

@@ -5,8 +5,8 @@ import { ServiceConfig } from '@llm-stream/service-kit';
 const HTTP_URL = { protocols: ['http', 'https'], require_tld: false, require_protocol: true };
 
 /**
- * Every setting of the gateway, read from the environment variable of the same name (see the README's
- * configuration table). Provider keys live only here: they never reach NATS, logs or the audit trail.
+ * Every setting of the gateway, read from the environment variable of the same name (see the table in
+ * docs/configuration.md). Provider keys live only here: they never reach NATS, logs or the audit trail.
  */
 export class GatewayConfig extends ServiceConfig {
   /** Port of the HTTP API, health and metrics. */
@@ -27,8 +27,8 @@ export class GatewayConfig extends ServiceConfig {
   GATEWAY_API_KEYS_FILE = '';
 
   /**
-   * Upstream routes, model aliases and per-tenant allow-lists as JSON (format in the README's "Routes"
-   * section); empty: only the four default routes. Secrets are referenced (`{"env"}` or `{"file"}`), never inline.
+   * Upstream routes, model aliases and per-tenant allow-lists as JSON (format in docs/configuration.md,
+   * "Routes"); empty: only the four default routes. Secrets are referenced (`{"env"}` or `{"file"}`), never inline.
    */
   @IsString()
   GATEWAY_ROUTES = '';

@@ -1,6 +1,6 @@
 import { ServiceMetrics } from '@llm-stream/observability';
 
-/** The gateway's Prometheus metrics (names documented in the README's operations section). */
+/** The gateway's Prometheus metrics (names documented in docs/operations.md, "Observe"). */
 export class GatewayMetrics extends ServiceMetrics {
   readonly streamsStarted = this.counter({ name: 'llm_gateway_streams_started_total', help: 'Streams accepted, by provider and route', labelNames: ['provider', 'route'] });
   readonly streamsRefused = this.counter({

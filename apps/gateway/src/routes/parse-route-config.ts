@@ -24,7 +24,7 @@ const TOP_LEVEL = new Set(['routes', 'aliases', 'tenants']);
 
 /**
  * Validates a route configuration (JSON): `{"routes": {<name>: {...}}, "aliases": {<name>: {"route", "model"}},
- * "tenants": {<tenant or *>: {"routes": [...], "aliases": [...]}}}`; the README's configuration section
+ * "tenants": {<tenant or *>: {"routes": [...], "aliases": [...]}}}`; docs/configuration.md, "Routes",
  * describes every field. Unknown fields are refused (a typo must not silently drop a limit or an allow-list).
  */
 export function parseRouteConfig(json: string): Parsed<RouteConfig> {

@@ -3,8 +3,8 @@ import { IsInt, Max, Min } from 'class-validator';
 import { ServiceConfig } from '@llm-stream/service-kit';
 
 /**
- * Every setting of the normalizer, read from the environment variable of the same name (see the README's
- * configuration table). Defaults suit one local NATS server.
+ * Every setting of the normalizer, read from the environment variable of the same name (see the table in
+ * docs/configuration.md). Defaults suit one local NATS server.
  */
 export class NormalizerConfig extends ServiceConfig {
 

@@ -2,7 +2,7 @@ import type { UnknownEventCounter } from '@llm-stream/adapters';
 import type { ProviderName } from '@llm-stream/contract';
 import { ServiceMetrics } from '@llm-stream/observability';
 
-/** The normalizer's Prometheus metrics (names documented in the README's operations section). */
+/** The normalizer's Prometheus metrics (names documented in docs/operations.md, "Observe"). */
 export class NormalizerMetrics extends ServiceMetrics implements UnknownEventCounter {
   readonly streamsEnded = this.counter({
     name: 'llm_streams_total',

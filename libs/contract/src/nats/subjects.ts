@@ -3,7 +3,7 @@
  *
  * Data flow: gateway --raw trace--> LLM_RAW --> normalizer --contract events--> LLM_EVENTS --> HTTP clients,
  * backends and the audit log. Each stream also gets one work item in LLM_WORK, which a normalizer replica
- * holds while it owns the stream (see the README's pipeline section).
+ * holds while it owns the stream (see docs/pipeline.md).
  */
 
 /** Tenant ids become subject tokens. */
