@@ -129,12 +129,9 @@ export class StreamsService {
       leaseMayHaveLapsedSince: (since) => this.registry.leaseMayHaveLapsedSince(since),
       logFeed: (afterSeq) => this.feed(spec.tenant, streamId, afterSeq),
     });
-    // The client is served from this instance's own session, each event once its raw records are acked.
-    const feed = runner.events;
     try {
       await context.with(trace.setSpan(context.active(), span), () => runner.open());
     } catch (error) {
-      feed.close();
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'NATS unavailable' });
       span.end();
       this.logger.error('cannot open stream', { stream_id: streamId, trace_id: span.spanContext().traceId, error: String(error) });
@@ -148,7 +145,8 @@ export class StreamsService {
     this.metrics.streamsStarted.inc({ provider, route: route.name });
     this.logger.info('stream accepted', { stream_id: streamId, trace_id: span.spanContext().traceId, provider, route: route.name, tenant: principal.tenant });
     runner.start();
-    const following = this.follow(feed, streamId, principal, response, runner, { provider, route: route.name }, Date.now(), spec.traceId);
+    // The client is served from this instance's own session, each event once its raw records are acked.
+    const following = this.follow(runner.events, streamId, principal, response, runner, { provider, route: route.name }, Date.now(), spec.traceId);
     this.registry.addFollower(following);
     await following;
   }
