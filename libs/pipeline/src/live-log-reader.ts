@@ -37,12 +37,15 @@ export interface LiveLogReaderOptions {
   readonly catchUp: boolean;
   /** A message outside the sequence arrived (live or stored); the reader does not yield it. */
   readonly onUnkeyed?: (message: LogMessage) => void;
-  /** The most messages held beyond a gap (default {@link DEFAULT_MAX_WAITING}). */
+  /**
+   * The most messages handed out beyond a gap (default {@link DEFAULT_MAX_WAITING}); the caller's reorder
+   * buffer must hold at least as many.
+   */
   readonly maxWaiting?: number;
   /**
-   * More than `maxWaiting` wait beyond a gap the store has not filled: the caller takes over (the normalizer
-   * reads the trace in stored order, where the session's own bound decides). Without it the iteration fails
-   * with a {@link LiveLogGapError}.
+   * One more message would go beyond `maxWaiting` past a gap the store has not filled: it is not handed out and
+   * the caller takes over (the normalizer reads the trace in stored order, where the session's own bound
+   * decides). Without it the iteration fails with a {@link LiveLogGapError}.
    */
   readonly onOverflow?: () => void;
   /**
@@ -52,7 +55,7 @@ export interface LiveLogReaderOptions {
   readonly unprovenCheckMs?: number;
 }
 
-/** The default bound of messages held beyond a gap: as many as a publisher keeps unconfirmed. */
+/** The default bound of messages handed out beyond a gap: as many as a publisher keeps unacked. */
 export const DEFAULT_MAX_WAITING = 16_384;
 
 const DEFAULT_UNPROVEN_CHECK_MS = 1_000;
@@ -84,8 +87,10 @@ export interface LiveLogStats {
 }
 
 /**
- * One subject's messages in key order (1, 2, 3, ... without gaps or duplicates), live, for as long as the caller
+ * One subject's messages, each key (1, 2, 3, ...) once and none missing, live, for as long as the caller
  * iterates: the raw trace of a stream for its normalizer, a stream's events for the gateway serving them.
+ * Messages are handed out as they arrive, so key n can come after n+1..m (a message lost on the way and read
+ * back from the store): the caller puts them in order, once (the session's SeqOrder by raw_seq, a feed's by seq).
  *
  * In the steady state a message costs a core subscription delivery and nothing else: no JetStream consumer,
  * no pull, no ack. JetStream (the stored log of the subject, which captures the same messages) is read only to
@@ -95,7 +100,7 @@ export interface LiveLogStats {
  *  - recover from a reconnect: what was published while this connection was away is in the store; a count of
  *    the subject says whether anything is there that was not delivered, so an idle stream costs one request.
  * A stored read runs until the store has nothing more and no key is missing, then the consumer is deleted.
- * Duplicates (a republish, a message read both live and stored) are dropped by key.
+ * Duplicates (a resend, a message read both live and stored) are dropped by key.
  *
  * A message published before the subscription reached the server (before this reader existed, or while its
  * connection was away) is not delivered live, and may be stored only after the catch-up or the count looked:
@@ -107,11 +112,11 @@ export interface LiveLogStats {
  * catch-up or reconnect, none in the steady state.
  */
 export class LiveLogReader implements AsyncIterable<LogMessage> {
-  /** The next key to hand out. */
+  /** The lowest key not handed out yet. */
   private next = 1;
-  /** Messages beyond a gap, by key. */
-  private readonly waiting = new Map<number, LogMessage>();
-  /** In key order, ready for the iterator. */
+  /** Keys above `next` already handed out (beyond a gap): a gap is open while this is not empty. */
+  private readonly beyond = new Set<number>();
+  /** Ready for the iterator, in arrival order. */
   private readonly ready: LogMessage[] = [];
   /** Message ids of the unkeyed messages delivered (each counts once however often it arrives). */
   private readonly unkeyedSeen = new Set<string>();
@@ -208,8 +213,8 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
   }
 
   private overflow(): void {
-    const waiting = this.waiting.size;
-    this.waiting.clear();
+    const waiting = this.beyond.size;
+    this.beyond.clear();
     if (this.options.onOverflow !== undefined) {
       this.options.onOverflow();
       return;
@@ -238,24 +243,20 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
       this.liveProven = true;
       clearTimeout(this.unprovenTimer);
     }
-    if (position < this.next || this.waiting.has(position)) return;
+    if (position < this.next || this.beyond.has(position)) return;
     if (position > this.next) {
-      this.waiting.set(position, message);
-      if (this.waiting.size > (this.options.maxWaiting ?? DEFAULT_MAX_WAITING)) {
+      if (this.beyond.size >= (this.options.maxWaiting ?? DEFAULT_MAX_WAITING)) {
         this.overflow();
         return;
       }
-      // A key is missing: it was lost on the way here; the store has it, or will once its publisher repairs.
+      this.beyond.add(position);
+      // A key is missing: it was lost on the way here; the store has it, or will once its publisher resends it.
       this.requestRepair('gap');
-      return;
+    } else {
+      this.next += 1;
+      while (this.beyond.delete(this.next)) this.next += 1;
     }
     this.ready.push(message);
-    this.next += 1;
-    for (let held = this.waiting.get(this.next); held !== undefined; held = this.waiting.get(this.next)) {
-      this.waiting.delete(this.next);
-      this.ready.push(held);
-      this.next += 1;
-    }
     this.wake?.();
   }
 
@@ -305,7 +306,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
         if (!count || (await this.storeHoldsMore())) await this.readStoredUntilCaughtUp();
         if (this.closed) return;
         // Checked with no await before `repairing` turns false: a gap that opens later starts a new repair.
-        if (this.waiting.size > 0) {
+        if (this.beyond.size > 0) {
           count = false;
           continue;
         }
@@ -324,7 +325,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
 
   /** Whether the subject's stored log may hold a message this reader has not delivered, or a key is missing. */
   private async storeHoldsMore(): Promise<boolean> {
-    if (this.waiting.size > 0) return true;
+    if (this.beyond.size > 0) return true;
     const stored = await this.retrying.run(`${this.subject}: stored count`, () => storedMessageCount(this.jsm, this.stream, this.subject));
     return stored > this.next - 1 + this.unkeyedSeen.size;
   }
@@ -340,7 +341,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
         this.offer(toLogMessage(message), false);
         if (this.isClosed()) return;
         // The store had nothing more when this message was delivered, and nothing is missing: live from here.
-        if (message.info.pending === 0 && this.waiting.size === 0) return;
+        if (message.info.pending === 0 && this.beyond.size === 0) return;
       }
     } finally {
       reader.close();

@@ -1,7 +1,8 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { BLOCK_KINDS, EVENT_TYPES, HEADERS, STREAM_NAMES, decodeEventMessage, eventsSubject, type BlockKind, type ContractEvent, type ContractEventType } from '@llm-stream/contract';
-import { LiveLogReader, type LogMessage } from '@llm-stream/pipeline';
+import { SeqOrder } from '@llm-stream/adapters';
+import { DEFAULT_MAX_WAITING, LiveLogGapError, LiveLogReader, type LogMessage } from '@llm-stream/pipeline';
 
 /**
  * One stored contract event as the HTTP client gets it: its JSON exactly as the normalizer stored it (never
@@ -32,10 +33,12 @@ export function storedEventOf(event: ContractEvent, json: string = JSON.stringif
  * event: what a resume, a gateway that does not own the stream, or an owner whose session no longer follows the
  * log serves. What was stored before the feed subscribed is read from JetStream first; then live events come by
  * core subscription (no JetStream consumer per stream), and the stored log is read again only after a gap or a
- * reconnect (see LiveLogReader), so every reader gets exactly the same events.
+ * reconnect (see LiveLogReader), so every reader gets exactly the same events. The reader hands them out as they
+ * arrive; the feed puts them in seq order.
  */
 export class EventFeed implements AsyncIterable<StoredEvent> {
   private readonly reader: LiveLogReader;
+  private readonly subject: string;
   private trace: string | undefined;
 
   constructor(
@@ -44,7 +47,8 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
     streamId: string,
     private readonly afterSeq: number,
   ) {
-    this.reader = new LiveLogReader(connection.nc, connection.js, connection.jsm, STREAM_NAMES.events, eventsSubject(tenant, streamId), {
+    this.subject = eventsSubject(tenant, streamId);
+    this.reader = new LiveLogReader(connection.nc, connection.js, connection.jsm, STREAM_NAMES.events, this.subject, {
       positionOf: (message) => seqOf(message),
       catchUp: true,
     });
@@ -60,17 +64,36 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
+    // As many as the reader hands out beyond a gap: it gives the gap up before this buffer could.
+    const order = new SeqOrder<StoredEvent>(DEFAULT_MAX_WAITING);
     try {
       for await (const message of this.reader) {
         this.trace ??= /^00-([0-9a-f]{32})-/.exec(message.header(HEADERS.traceparent) ?? '')?.[1];
         const event = storedEvent(message);
         if (event === undefined) continue;
-        if (event.seq > this.afterSeq) yield event;
-        if (endsStream(event)) return;
+        for (const next of inSeqOrder(order, event, this.subject)) {
+          if (next.seq > this.afterSeq) yield next;
+          if (endsStream(next)) return;
+        }
       }
     } finally {
       this.reader.close();
     }
+  }
+}
+
+/** The events `event` makes contiguous, in seq order (none while a gap before it is open). */
+function inSeqOrder(order: SeqOrder<StoredEvent>, event: StoredEvent, subject: string): readonly StoredEvent[] {
+  if (order.releaseIfNext(event.seq)) return [event];
+  const offered = order.offer(event.seq, event);
+  switch (offered.kind) {
+    case 'ready':
+      return offered.items;
+    case 'duplicate':
+    case 'held':
+      return [];
+    case 'overflow':
+      throw new LiveLogGapError(subject, offered.missing, DEFAULT_MAX_WAITING);
   }
 }
 

@@ -69,13 +69,13 @@ export interface StreamWorkerDeps {
  * holds, proves them stored, then acks the item. If the gateway's lease expires first, it appends
  * `gateway.lost` to the raw trace, which ends the stream for every replica the same way.
  *
- * Records come live by core subscription, in raw_seq order (LiveLogReader: the ones stored before it
- * subscribed, a gap and a reconnect are read from JetStream). A `gateway.lost` (raw_seq 0, outside the
+ * Records come live by core subscription, each once, as they arrive (LiveLogReader: the ones stored before it
+ * subscribed, a gap and a reconnect are read from JetStream); the session puts them in raw_seq order. A `gateway.lost` (raw_seq 0, outside the
  * gateway's numbering) takes effect where it is stored, so once one exists the rest of the trace is read from
  * the store, in stored order, up to it: every replica ends the stream at the same record.
  */
 export class StreamWorker {
-  /** The stream's raw trace, live, in raw_seq order (it survives a NATS restart). */
+  /** The stream's raw trace, live, each record once (it survives a NATS restart). */
   private readonly reader: LiveLogReader;
   /**
    * A gateway.lost is stored (the stream ends where the stored order puts it), or a gap stays open: the rest of
@@ -114,8 +114,8 @@ export class StreamWorker {
       onUnkeyed: () => {
         this.readStoredOrder();
       },
-      // A gap the store does not fill while as many records wait as the session may hold: the stored order
-      // decides, as it does for a replica that replays the trace (the session gives the gap up there).
+      // A gap the store does not fill while as many records wait after it as the session may hold: the stored
+      // order decides, as it does for a replica that replays the trace (the session gives the gap up there).
       maxWaiting: DEFAULT_MAX_HELD_RECORDS,
       onOverflow: () => {
         this.readStoredOrder();
@@ -194,8 +194,10 @@ export class StreamWorker {
         if (finished()) break;
       }
       if (this.storedOrder && !finished()) {
-        // In stored order from the first record: the ones already taken are duplicates to the session, the
-        // ones stored before gateway.lost are taken, and gateway.lost ends the stream where it is stored.
+        // In stored order from the first record: the ones already processed are duplicates to the session, the
+        // ones stored before gateway.lost are taken, and gateway.lost ends the stream where it is stored. What
+        // the session held after a gap is forgotten: what it derives now depends on the stored order alone.
+        session.forgetHeldRecords();
         const stored = new OrderedReader(js, STREAM_NAMES.raw, rawSubject(this.item.tenant, this.item.stream_id), { connection: nc });
         this.storedReader = stored;
         try {

@@ -599,7 +599,7 @@ describe('NormalizerSession determinism', () => {
 
 describe('NormalizerSession raw_seq order (a record the gateway republished at the end arrives late)', () => {
   const trace = (): TraceRecord[] => stamp([open(2), heartbeat, ...goodAttempt(1)]);
-  /** Moves the record at `position` to the end of the stored order, as CheckpointedPublisher.finish() does. */
+  /** Moves the record at `position` to the end of the stored order (a message lost on the way and sent again). */
   const republishedLast = (records: readonly TraceRecord[], position: number): TraceRecord[] => [
     ...records.slice(0, position),
     ...records.slice(position + 1),
@@ -664,6 +664,29 @@ describe('NormalizerSession raw_seq order (a record the gateway republished at t
     expect(session.accept(records[missing]!)).toStrictEqual([]);
     expect(session.accept({ ...records.at(-1)!, raw_seq: records.length + 1 })).toStrictEqual([]);
     expect(session.terminal).toBe(true);
+  });
+
+  it('forgets what it holds when its reader gives live order up: reading the stored order then gives what a replay gives', () => {
+    const records = stamp([
+      open(),
+      start(1),
+      ok(1),
+      ...frames(1, messageStart(), textStart(0), ...['a', 'b', 'c', 'd', 'e', 'f'].map((text) => textDelta(0, text))),
+    ]);
+    const missing = 4; // messageStart, stored last
+    const stored = [...records.filter((_record, position) => position !== missing), records[missing]!];
+    const limited = (): NormalizerSession => new NormalizerSession({ createAdapter: () => new AnthropicAdapter(), maxHeldRecords: 3 });
+    // Live, the records after the gap arrived in another order than stored: 6, 7 and 10 are held.
+    const live = limited();
+    const arrived = [...records.slice(0, missing), records[missing + 1]!, records[missing + 2]!, records[missing + 5]!].flatMap((record) => live.accept(record));
+    expect(live.heldRecords).toBe(3);
+    live.forgetHeldRecords();
+    const fromStore = stored.flatMap((record) => live.accept(record));
+    const replay = limited();
+    const replayed = stored.flatMap((record) => replay.accept(record));
+    // The gap is given up at the same record as a replay of the stored order (8, not 7 as the held set would say).
+    expect([...arrived, ...fromStore]).toStrictEqual(replayed);
+    expect(replayed.at(-1)).toMatchObject({ ts: records[missing + 4]?.ts });
   });
 
   it('gives a gap up after maxHeldRecords held records: the stream ends interrupted, the same way for every replica', () => {

@@ -19,7 +19,7 @@ import { parseSseRecord } from '../sse/sse-record.js';
 import type { SseFrame } from '../sse/sse-frame.js';
 import { attemptEndFailure } from './attempt-end-failure.js';
 import { outsideEndFailure, type OutsideEnd } from './outside-end-failure.js';
-import { RawSeqOrder } from './raw-seq-order.js';
+import { SeqOrder } from './seq-order.js';
 
 /** Counts provider event and part types an adapter skipped; the services export it as a metric. */
 export interface UnknownEventCounter {
@@ -64,7 +64,7 @@ export class NormalizerSession {
   private opened: StreamOpenRecord | undefined;
   private adapter: ProviderAdapter | undefined;
   private attempt = 0;
-  private readonly order: RawSeqOrder<OfferedRecord>;
+  private readonly order: SeqOrder<OfferedRecord>;
   private gapGivenUp = false;
   /** Inputs of the current attempt not yet applied; `null` once something visible went out. */
   private held: HeldInput[] | null = null;
@@ -79,7 +79,7 @@ export class NormalizerSession {
   private readonly warnedTypes = new Set<string>();
 
   constructor(private readonly options: NormalizerSessionOptions) {
-    this.order = new RawSeqOrder(options.maxHeldRecords ?? DEFAULT_MAX_HELD_RECORDS);
+    this.order = new SeqOrder(options.maxHeldRecords ?? DEFAULT_MAX_HELD_RECORDS);
   }
 
   /** True once `stream.done` or `stream.error` was emitted. */
@@ -147,6 +147,14 @@ export class NormalizerSession {
    */
   get ignoredRecords(): number {
     return this.ignored;
+  }
+
+  /**
+   * Drops the records held after a gap, as if they never arrived: a reader that gives live order up reads the
+   * trace again in stored order, and what the session derives must then depend on the stored order alone.
+   */
+  forgetHeldRecords(): void {
+    this.order.forgetHeld();
   }
 
   /**
