@@ -14,6 +14,17 @@ import { EventLoopLag } from './event-loop-lag.js';
 import { LeaseRenewer } from './lease-renewer.js';
 import type { StreamRunner } from './stream-runner.js';
 
+/** The slot of an admitted stream while it is opened (see StreamRegistry.admitStream). */
+export interface OpeningSlot {
+  /** The stream's runner exists (opened, or abandoning a failed opening): it counts from now until its end is stored. */
+  hold(runner: StreamRunner): void;
+  /** The request ended before a runner was held: the slot is free again. Does nothing once the slot is held. */
+  release(): void;
+}
+
+/** What admission control decided for a new stream. */
+export type Admission = { readonly admitted: true; readonly slot: OpeningSlot } | { readonly admitted: false; readonly refusal: Refusal };
+
 /**
  * The streams whose upstream this instance holds. It renews this instance's liveness lease, takes the cancel
  * requests and reader notices other instances send (StreamControlController) to the owning runner, and on
@@ -25,6 +36,8 @@ import type { StreamRunner } from './stream-runner.js';
 export class StreamRegistry implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly runners = new Map<string, StreamRunner>();
   private readonly followers = new Set<Promise<void>>();
+  /** Streams admitted whose runner is not held yet (opening in flight): they count against MAX_OPEN_STREAMS. */
+  private opening = 0;
   private accepting = true;
   /** Renews this instance's lease from a worker thread, so a busy event loop cannot make it late. */
   private readonly lease: LeaseRenewer;
@@ -55,9 +68,39 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     return this.accepting;
   }
 
-  /** Why a new stream would be refused now (admission control), or undefined when it is admitted. */
+  /** Why a new stream would be refused now (admission control), or undefined when it would be admitted. */
   refusal(): Refusal | undefined {
-    return admit(this.limits, this.runners.size, this.lag.lagMs);
+    return admit(this.limits, this.runners.size + this.opening, this.lag.lagMs);
+  }
+
+  /**
+   * Admission control for a new stream, exact under any burst: decided and counted synchronously, before the
+   * caller awaits anything, so every opening in flight counts against MAX_OPEN_STREAMS. A refusal holds no slot;
+   * an admitted stream holds its slot until the caller hands it its runner (which then counts until its end is
+   * stored) or releases it (the request failed before a runner existed).
+   */
+  admitStream(): Admission {
+    const refusal = this.refusal();
+    if (refusal !== undefined) return { admitted: false, refusal };
+    this.opening += 1;
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      this.opening -= 1;
+      return true;
+    };
+    return {
+      admitted: true,
+      slot: {
+        hold: (runner) => {
+          if (settle()) this.add(runner);
+        },
+        release: () => {
+          settle();
+        },
+      },
+    };
   }
 
   /** Whether a normalizer may have declared this instance lost at some time since `since` (see LeaseRenewer). */
@@ -81,7 +124,7 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     following.then(remove, remove);
   }
 
-  add(runner: StreamRunner): void {
+  private add(runner: StreamRunner): void {
     this.runners.set(runner.streamId, runner);
     this.metrics.openStreams.set(this.runners.size);
     void runner.finished.finally(() => {

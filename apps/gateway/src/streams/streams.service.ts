@@ -36,12 +36,15 @@ import { isVisibleTo } from './projection.js';
 import { SseWriter } from './sse-writer.js';
 import { newStreamId } from './stream-id.js';
 import { StreamObserverService } from './stream-observer.service.js';
-import { StreamRegistry } from './stream-registry.service.js';
+import { StreamRegistry, type OpeningSlot } from './stream-registry.service.js';
 import { StreamRunner } from './stream-runner.js';
 
 const KEEP_ALIVE_MS = 15_000;
 /** `Retry-After` of an `overloaded` refusal: a stream slot or a calmer event loop is usually a second away. */
 const OVERLOAD_RETRY_AFTER_S = 1;
+
+/** The metric labels of a stream this instance opened. */
+type StreamLabels = { readonly provider: ProviderName; readonly route: string };
 
 /** The HTTP API's behaviour: create a stream, follow (resume) one, cancel one. */
 @Injectable()
@@ -69,12 +72,40 @@ export class StreamsService {
     request: IncomingMessage,
     response: ServerResponse,
   ): Promise<void> {
-    if (!this.registry.isAccepting) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the gateway is shutting down');
-    const refusal = this.registry.refusal();
-    if (refusal !== undefined) {
-      this.metrics.streamsRefused.inc({ reason: refusal.reason });
-      throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'overloaded', refusalMessage(refusal, this.registry.limits), OVERLOAD_RETRY_AFTER_S);
+    const slot = this.admit();
+    let runner: StreamRunner;
+    let labels: StreamLabels;
+    try {
+      ({ runner, labels } = await this.open(routeName, body, queryModel, principal, request, slot));
+    } finally {
+      // A request refused before its runner was held (a bad body, an unknown route) frees its slot.
+      slot.release();
     }
+    // The client is served from this instance's own session, each event once its raw records are acked.
+    const following = this.follow(runner.events, runner.streamId, principal, response, runner, labels, Date.now(), runner.spec.traceId);
+    this.registry.addFollower(following);
+    await following;
+  }
+
+  /** Admission: a slot counted against MAX_OPEN_STREAMS from now on, or 503 (nothing held, nothing stored). */
+  private admit(): OpeningSlot {
+    if (!this.registry.isAccepting) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the gateway is shutting down');
+    const admission = this.registry.admitStream();
+    if (admission.admitted) return admission.slot;
+    const { refusal } = admission;
+    this.metrics.streamsRefused.inc({ reason: refusal.reason });
+    throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'overloaded', refusalMessage(refusal, this.registry.limits), OVERLOAD_RETRY_AFTER_S);
+  }
+
+  /** Routes the request and opens its stream (stream.open stored); the runner is held in `slot`, and started. */
+  private async open(
+    routeName: string,
+    body: unknown,
+    queryModel: string | undefined,
+    principal: ApiKeyPrincipal,
+    request: IncomingMessage,
+    slot: OpeningSlot,
+  ): Promise<{ runner: StreamRunner; labels: StreamLabels }> {
     const { route, plan } = routeRequest(this.routes.current(), { routeName, body, queryModel, tenant: principal.tenant }, this.config.ANTHROPIC_VERSION);
     const provider = route.protocol;
     // Every route's secret is registered when its table is loaded; a secret file rotated since is read as the
@@ -137,18 +168,15 @@ export class StreamsService {
       this.logger.error('cannot open stream', { stream_id: streamId, trace_id: span.spanContext().traceId, error: String(error) });
       // Whatever of the opening JetStream stored after all is ended in the background; the runner counts as
       // open (admission, drain) until its end is stored.
-      this.registry.add(runner);
+      slot.hold(runner);
       void runner.abandonOpening();
       throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the event bus is unavailable; nothing was sent to the provider');
     }
-    this.registry.add(runner);
+    slot.hold(runner);
     this.metrics.streamsStarted.inc({ provider, route: route.name });
     this.logger.info('stream accepted', { stream_id: streamId, trace_id: span.spanContext().traceId, provider, route: route.name, tenant: principal.tenant });
     runner.start();
-    // The client is served from this instance's own session, each event once its raw records are acked.
-    const following = this.follow(runner.events, streamId, principal, response, runner, { provider, route: route.name }, Date.now(), spec.traceId);
-    this.registry.addFollower(following);
-    await following;
+    return { runner, labels: { provider, route: route.name } };
   }
 
   /** GET /v1/streams/{id}/events: the stream's events after `afterSeq` (Last-Event-ID), live or finished. */
@@ -222,7 +250,7 @@ export class StreamsService {
     principal: ApiKeyPrincipal,
     response: ServerResponse,
     runner: StreamRunner | undefined,
-    labels: { readonly provider: ProviderName; readonly route: string } | undefined,
+    labels: StreamLabels | undefined,
     acceptedAt: number | undefined,
     traceId: string | undefined,
   ): Promise<void> {
