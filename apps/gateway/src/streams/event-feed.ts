@@ -2,6 +2,7 @@ import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { BLOCK_KINDS, EVENT_TYPES, HEADERS, STREAM_NAMES, decodeEventMessage, eventsSubject, type BlockKind, type ContractEvent, type ContractEventType } from '@llm-stream/contract';
 import { LiveLogReader, type LogMessage } from '@llm-stream/pipeline';
+import { BeyondEndError } from '../errors/beyond-end-error.js';
 
 /**
  * One stored contract event as the HTTP client gets it: its JSON exactly as the normalizer stored it (never
@@ -32,7 +33,8 @@ export function storedEventOf(event: ContractEvent, json: string = JSON.stringif
  * event: what a resume, a gateway that does not own the stream, or an owner whose session no longer follows the
  * log serves. What was stored before the feed subscribed is read from JetStream first; then live events come by
  * core subscription (no JetStream consumer per stream), and the stored log is read again only after a gap or a
- * reconnect (see LiveLogReader), so every reader gets exactly the same events.
+ * reconnect (see LiveLogReader), so every reader gets exactly the same events. A stream that ends below
+ * `afterSeq` fails the iteration with {@link BeyondEndError}.
  */
 export class EventFeed implements AsyncIterable<StoredEvent> {
   private readonly reader: LiveLogReader;
@@ -66,7 +68,11 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
         const event = storedEvent(message);
         if (event === undefined) continue;
         if (event.seq > this.afterSeq) yield event;
-        if (endsStream(event)) return;
+        if (!endsStream(event)) continue;
+        // At the id: the reader already holds the terminal event. Below it: no event will ever follow the id,
+        // and the reader is told so (never a clean end with nothing).
+        if (event.seq < this.afterSeq) throw new BeyondEndError(this.afterSeq, event.seq);
+        return;
       }
     } finally {
       this.reader.close();
