@@ -9,7 +9,7 @@ import { JsonLogger, natsSettings } from '@llm-stream/service-kit';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import { admit, type AdmissionLimits, type Refusal } from './admission.js';
+import { AdmissionSlots, type Admission, type AdmissionLimits, type Refusal } from './admission.js';
 import { EventLoopLag } from './event-loop-lag.js';
 import { LeaseRenewer } from './lease-renewer.js';
 import type { StreamRunner } from './stream-runner.js';
@@ -22,9 +22,6 @@ export interface OpeningSlot {
   release(): void;
 }
 
-/** What admission control decided for a new stream. */
-export type Admission = { readonly admitted: true; readonly slot: OpeningSlot } | { readonly admitted: false; readonly refusal: Refusal };
-
 /**
  * The streams whose upstream this instance holds. It renews this instance's liveness lease, takes the cancel
  * requests and reader notices other instances send (StreamControlController) to the owning runner, and on
@@ -36,13 +33,12 @@ export type Admission = { readonly admitted: true; readonly slot: OpeningSlot } 
 export class StreamRegistry implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly runners = new Map<string, StreamRunner>();
   private readonly followers = new Set<Promise<void>>();
-  /** Streams admitted whose runner is not held yet (opening in flight): they count against MAX_OPEN_STREAMS. */
-  private opening = 0;
   private accepting = true;
   /** Renews this instance's lease from a worker thread, so a busy event loop cannot make it late. */
   private readonly lease: LeaseRenewer;
   private readonly lag = new EventLoopLag();
   readonly limits: AdmissionLimits;
+  private readonly slots: AdmissionSlots;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -51,6 +47,11 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     private readonly logger: JsonLogger,
   ) {
     this.limits = { maxOpenStreams: config.MAX_OPEN_STREAMS, maxEventLoopLagMs: config.MAX_EVENT_LOOP_LAG_MS };
+    this.slots = new AdmissionSlots(
+      this.limits,
+      () => this.runners.size,
+      () => this.lag.lagMs,
+    );
     const nats = natsSettings(config);
     this.lease = new LeaseRenewer(
       {
@@ -70,35 +71,27 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
 
   /** Why a new stream would be refused now (admission control), or undefined when it would be admitted. */
   refusal(): Refusal | undefined {
-    return admit(this.limits, this.runners.size + this.opening, this.lag.lagMs);
+    return this.slots.refusal();
   }
 
   /**
-   * Admission control for a new stream, exact under any burst: decided and counted synchronously, before the
-   * caller awaits anything, so every opening in flight counts against MAX_OPEN_STREAMS. A refusal holds no slot;
-   * an admitted stream holds its slot until the caller hands it its runner (which then counts until its end is
-   * stored) or releases it (the request failed before a runner existed).
+   * Admission control for a new stream, exact under any burst (see AdmissionSlots): decided and counted before
+   * the caller awaits anything. An admitted stream holds its slot until the caller hands it its runner, which
+   * then counts until its end is stored, or releases it (the request failed before a runner existed).
    */
-  admitStream(): Admission {
-    const refusal = this.refusal();
-    if (refusal !== undefined) return { admitted: false, refusal };
-    this.opening += 1;
-    let settled = false;
-    const settle = (): boolean => {
-      if (settled) return false;
-      settled = true;
-      this.opening -= 1;
-      return true;
-    };
+  admitStream(): Admission<OpeningSlot> {
+    const admission = this.slots.take();
+    if (!admission.admitted) return admission;
+    const { release } = admission.slot;
     return {
       admitted: true,
       slot: {
         hold: (runner) => {
-          if (settle()) this.add(runner);
+          // Held before the opening's slot is released: the count never dips in between.
+          if (!this.runners.has(runner.streamId)) this.add(runner);
+          release();
         },
-        release: () => {
-          settle();
-        },
+        release,
       },
     };
   }
