@@ -11,6 +11,7 @@ export type ApiErrorCode =
   | 'invalid_json'
   | 'body_too_large'
   | 'already_ended'
+  | 'beyond_end'
   | 'unavailable'
   | 'overloaded'
   | 'internal';

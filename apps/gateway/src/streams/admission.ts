@@ -20,6 +20,48 @@ export function admit(limits: AdmissionLimits, openStreams: number, lagMs: numbe
   return undefined;
 }
 
+/** What admission control decided for a new stream: a slot (see {@link AdmissionSlots}), or why not. */
+export type Admission<Slot> = { readonly admitted: true; readonly slot: Slot } | { readonly admitted: false; readonly refusal: Refusal };
+
+/**
+ * The count admission control holds against MAX_OPEN_STREAMS, exact under any burst: the streams held (`held`:
+ * open, until their end is stored) plus those admitted whose opening is in flight. A slot is taken in the same
+ * synchronous step as the decision, so no await between admission and holding lets a burst through; a refusal
+ * takes none.
+ */
+export class AdmissionSlots {
+  private opening = 0;
+
+  constructor(
+    private readonly limits: AdmissionLimits,
+    private readonly held: () => number,
+    private readonly lagMs: () => number,
+  ) {}
+
+  /** Why a new stream would be refused now, or undefined when it would be admitted. */
+  refusal(): Refusal | undefined {
+    return admit(this.limits, this.held() + this.opening, this.lagMs());
+  }
+
+  /** A slot for an opening, or the refusal. The slot's `release` (idempotent) ends the opening: held by then, or failed. */
+  take(): Admission<{ readonly release: () => void }> {
+    const refusal = this.refusal();
+    if (refusal !== undefined) return { admitted: false, refusal };
+    this.opening += 1;
+    let released = false;
+    return {
+      admitted: true,
+      slot: {
+        release: () => {
+          if (released) return;
+          released = true;
+          this.opening -= 1;
+        },
+      },
+    };
+  }
+}
+
 /** The refusal in words, for the error body. */
 export function refusalMessage(refusal: Refusal, limits: AdmissionLimits): string {
   switch (refusal.reason) {

@@ -3,6 +3,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { BLOCK_KINDS, EVENT_TYPES, HEADERS, STREAM_NAMES, decodeEventMessage, eventsSubject, type BlockKind, type ContractEvent, type ContractEventType } from '@llm-stream/contract';
 import { SeqOrder } from '@llm-stream/adapters';
 import { DEFAULT_MAX_WAITING, LiveLogGapError, LiveLogReader, type LogMessage } from '@llm-stream/pipeline';
+import { BeyondEndError } from '../errors/beyond-end-error.js';
 
 /**
  * One stored contract event as the HTTP client gets it: its JSON exactly as the normalizer stored it (never
@@ -34,7 +35,8 @@ export function storedEventOf(event: ContractEvent, json: string = JSON.stringif
  * log serves. What was stored before the feed subscribed is read from JetStream first; then live events come by
  * core subscription (no JetStream consumer per stream), and the stored log is read again only after a gap or a
  * reconnect (see LiveLogReader), so every reader gets exactly the same events. The reader hands them out as they
- * arrive; the feed puts them in seq order.
+ * arrive; the feed puts them in seq order. A stream that ends below `afterSeq` fails the iteration with
+ * {@link BeyondEndError}.
  */
 export class EventFeed implements AsyncIterable<StoredEvent> {
   private readonly reader: LiveLogReader;
@@ -73,7 +75,11 @@ export class EventFeed implements AsyncIterable<StoredEvent> {
         if (event === undefined) continue;
         for (const next of inSeqOrder(order, event, this.subject)) {
           if (next.seq > this.afterSeq) yield next;
-          if (endsStream(next)) return;
+          if (!endsStream(next)) continue;
+          // At the id: the reader already holds the terminal event. Below it: no event will ever follow the id,
+          // and the reader is told so (never a clean end with nothing).
+          if (next.seq < this.afterSeq) throw new BeyondEndError(this.afterSeq, next.seq);
+          return;
         }
       }
     } finally {

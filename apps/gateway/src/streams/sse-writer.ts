@@ -12,16 +12,21 @@ export class SseWriter {
 
   constructor(
     private readonly response: ServerResponse,
-    keepAliveMs: number,
-  ) {
-    this.keepAlive = setInterval(() => {
-      if (!response.writableEnded) response.write(': keep-alive\n\n');
-    }, keepAliveMs);
-    this.keepAlive.unref();
+    private readonly keepAliveMs: number,
+  ) {}
+
+  /** Whether the status line and headers are out (after that, an error can only end or cut the response). */
+  get opened(): boolean {
+    return this.response.headersSent;
   }
 
-  /** Sends the status line and headers now, so the client knows the stream exists. */
+  /** Sends the status line and headers now, so the client knows the stream exists; keep-alives start. */
   open(streamId: string): void {
+    const response = this.response;
+    this.keepAlive = setInterval(() => {
+      if (!response.writableEnded) response.write(': keep-alive\n\n');
+    }, this.keepAliveMs);
+    this.keepAlive.unref();
     this.response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',

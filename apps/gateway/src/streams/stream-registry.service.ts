@@ -9,10 +9,18 @@ import { JsonLogger, natsSettings } from '@llm-stream/service-kit';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import { admit, type AdmissionLimits, type Refusal } from './admission.js';
+import { AdmissionSlots, type Admission, type AdmissionLimits, type Refusal } from './admission.js';
 import { EventLoopLag } from './event-loop-lag.js';
 import { LeaseRenewer } from './lease-renewer.js';
 import type { StreamRunner } from './stream-runner.js';
+
+/** The slot of an admitted stream while it is opened (see StreamRegistry.admitStream). */
+export interface OpeningSlot {
+  /** The stream's runner exists (opened, or abandoning a failed opening): it counts from now until its end is stored. */
+  hold(runner: StreamRunner): void;
+  /** The request ended before a runner was held: the slot is free again. Does nothing once the slot is held. */
+  release(): void;
+}
 
 /**
  * The streams whose upstream this instance holds. It renews this instance's liveness lease, takes the cancel
@@ -30,6 +38,7 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
   private readonly lease: LeaseRenewer;
   private readonly lag = new EventLoopLag();
   readonly limits: AdmissionLimits;
+  private readonly slots: AdmissionSlots;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -38,6 +47,11 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     private readonly logger: JsonLogger,
   ) {
     this.limits = { maxOpenStreams: config.MAX_OPEN_STREAMS, maxEventLoopLagMs: config.MAX_EVENT_LOOP_LAG_MS };
+    this.slots = new AdmissionSlots(
+      this.limits,
+      () => this.runners.size,
+      () => this.lag.lagMs,
+    );
     const nats = natsSettings(config);
     this.lease = new LeaseRenewer(
       {
@@ -55,9 +69,31 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     return this.accepting;
   }
 
-  /** Why a new stream would be refused now (admission control), or undefined when it is admitted. */
+  /** Why a new stream would be refused now (admission control), or undefined when it would be admitted. */
   refusal(): Refusal | undefined {
-    return admit(this.limits, this.runners.size, this.lag.lagMs);
+    return this.slots.refusal();
+  }
+
+  /**
+   * Admission control for a new stream, exact under any burst (see AdmissionSlots): decided and counted before
+   * the caller awaits anything. An admitted stream holds its slot until the caller hands it its runner, which
+   * then counts until its end is stored, or releases it (the request failed before a runner existed).
+   */
+  admitStream(): Admission<OpeningSlot> {
+    const admission = this.slots.take();
+    if (!admission.admitted) return admission;
+    const { release } = admission.slot;
+    return {
+      admitted: true,
+      slot: {
+        hold: (runner) => {
+          // Held before the opening's slot is released: the count never dips in between.
+          if (!this.runners.has(runner.streamId)) this.add(runner);
+          release();
+        },
+        release,
+      },
+    };
   }
 
   /** Whether a normalizer may have declared this instance lost at some time since `since` (see LeaseRenewer). */
@@ -81,7 +117,7 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     following.then(remove, remove);
   }
 
-  add(runner: StreamRunner): void {
+  private add(runner: StreamRunner): void {
     this.runners.set(runner.streamId, runner);
     this.metrics.openStreams.set(this.runners.size);
     void runner.finished.finally(() => {

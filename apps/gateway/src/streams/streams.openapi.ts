@@ -51,8 +51,10 @@ export function ResumeStreamDocs(): MethodDecorator {
     STREAM_ID,
     ApiHeader({ name: 'last-event-id', required: false, description: 'The seq of the last event received (0 or absent: from the start).' }),
     ApiQuery({ name: 'after', required: false, description: 'Last-Event-ID as a query parameter, for clients that cannot set headers.', schema: { type: 'string' } }),
-    eventStream('The events after Last-Event-ID, until the terminal event.'),
-    ApiErrorResponses<ApiErrorCode>({ 400: ['invalid_request'], 401: ['unauthorized'], 403: ['insufficient_scope'], 404: ['not_found'], 500: INTERNAL, 503: ['unavailable'] }),
+    eventStream(
+      'The events after Last-Event-ID, until the terminal event. For an id the stored log has not reached yet, the answer waits for an event above it; an id at the terminal event\'s seq gets no event.',
+    ),
+    ApiErrorResponses<ApiErrorCode>({ 400: ['invalid_request', 'beyond_end'], 401: ['unauthorized'], 403: ['insufficient_scope'], 404: ['not_found'], 500: INTERNAL, 503: ['unavailable'] }),
   );
 }
 

@@ -25,6 +25,7 @@ import { JsonLogger, type ApiKeyPrincipal } from '@llm-stream/service-kit';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayIdentity } from '../config/gateway-identity.js';
 import { ApiError } from '../errors/api-error.js';
+import { BeyondEndError } from '../errors/beyond-end-error.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { SecretRedactor } from '../upstream/redaction/secret-redactor.js';
 import { RouteSource } from '../routes/route-source.js';
@@ -36,12 +37,15 @@ import { isVisibleTo } from './projection.js';
 import { SseWriter } from './sse-writer.js';
 import { newStreamId } from './stream-id.js';
 import { StreamObserverService } from './stream-observer.service.js';
-import { StreamRegistry } from './stream-registry.service.js';
+import { StreamRegistry, type OpeningSlot } from './stream-registry.service.js';
 import { StreamRunner } from './stream-runner.js';
 
 const KEEP_ALIVE_MS = 15_000;
 /** `Retry-After` of an `overloaded` refusal: a stream slot or a calmer event loop is usually a second away. */
 const OVERLOAD_RETRY_AFTER_S = 1;
+
+/** The metric labels of a stream this instance opened. */
+type StreamLabels = { readonly provider: ProviderName; readonly route: string };
 
 /** The HTTP API's behaviour: create a stream, follow (resume) one, cancel one. */
 @Injectable()
@@ -69,12 +73,40 @@ export class StreamsService {
     request: IncomingMessage,
     response: ServerResponse,
   ): Promise<void> {
-    if (!this.registry.isAccepting) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the gateway is shutting down');
-    const refusal = this.registry.refusal();
-    if (refusal !== undefined) {
-      this.metrics.streamsRefused.inc({ reason: refusal.reason });
-      throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'overloaded', refusalMessage(refusal, this.registry.limits), OVERLOAD_RETRY_AFTER_S);
+    const slot = this.admit();
+    let runner: StreamRunner;
+    let labels: StreamLabels;
+    try {
+      ({ runner, labels } = await this.open(routeName, body, queryModel, principal, request, slot));
+    } finally {
+      // A request refused before its runner was held (a bad body, an unknown route) frees its slot.
+      slot.release();
     }
+    // The client is served from this instance's own session, each event once its raw records are acked.
+    const following = this.follow(runner.events, runner.streamId, principal, response, runner, labels, Date.now(), runner.spec.traceId);
+    this.registry.addFollower(following);
+    await following;
+  }
+
+  /** Admission: a slot counted against MAX_OPEN_STREAMS from now on, or 503 (nothing held, nothing stored). */
+  private admit(): OpeningSlot {
+    if (!this.registry.isAccepting) throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the gateway is shutting down');
+    const admission = this.registry.admitStream();
+    if (admission.admitted) return admission.slot;
+    const { refusal } = admission;
+    this.metrics.streamsRefused.inc({ reason: refusal.reason });
+    throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'overloaded', refusalMessage(refusal, this.registry.limits), OVERLOAD_RETRY_AFTER_S);
+  }
+
+  /** Routes the request and opens its stream (stream.open stored); the runner is held in `slot`, and started. */
+  private async open(
+    routeName: string,
+    body: unknown,
+    queryModel: string | undefined,
+    principal: ApiKeyPrincipal,
+    request: IncomingMessage,
+    slot: OpeningSlot,
+  ): Promise<{ runner: StreamRunner; labels: StreamLabels }> {
     const { route, plan } = routeRequest(this.routes.current(), { routeName, body, queryModel, tenant: principal.tenant }, this.config.ANTHROPIC_VERSION);
     const provider = route.protocol;
     // Every route's secret is registered when its table is loaded; a secret file rotated since is read as the
@@ -137,23 +169,22 @@ export class StreamsService {
       this.logger.error('cannot open stream', { stream_id: streamId, trace_id: span.spanContext().traceId, error: String(error) });
       // Whatever of the opening JetStream stored after all is ended in the background; the runner counts as
       // open (admission, drain) until its end is stored.
-      this.registry.add(runner);
+      slot.hold(runner);
       void runner.abandonOpening();
       throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the event bus is unavailable; nothing was sent to the provider');
     }
-    this.registry.add(runner);
+    slot.hold(runner);
     this.metrics.streamsStarted.inc({ provider, route: route.name });
     this.logger.info('stream accepted', { stream_id: streamId, trace_id: span.spanContext().traceId, provider, route: route.name, tenant: principal.tenant });
     runner.start();
-    // The client is served from this instance's own session, each event once its raw records are acked.
-    const following = this.follow(runner.events, streamId, principal, response, runner, { provider, route: route.name }, Date.now(), spec.traceId);
-    this.registry.addFollower(following);
-    await following;
+    return { runner, labels: { provider, route: route.name } };
   }
 
   /** GET /v1/streams/{id}/events: the stream's events after `afterSeq` (Last-Event-ID), live or finished. */
   async resume(streamId: string, afterSeq: number, principal: ApiKeyPrincipal, response: ServerResponse): Promise<void> {
     await this.requireStream(streamId, principal.tenant);
+    const newest = afterSeq > 0 ? await this.newestEvent(streamId, principal.tenant) : undefined;
+    if (newest?.ends === true && afterSeq > newest.seq) throw new BeyondEndError(afterSeq, newest.seq);
     const local = this.registry.local(streamId);
     const following = this.follow(
       this.feed(principal.tenant, streamId, afterSeq),
@@ -164,6 +195,9 @@ export class StreamsService {
       undefined,
       undefined,
       local?.spec.traceId,
+      // An id the log has not reached: the answer waits for an event above it, so that a stream ending below
+      // it can still be answered 400 beyond_end.
+      afterSeq > (newest?.seq ?? 0) ? 'with_first_event' : 'at_once',
     );
     if (local) this.registry.addFollower(following);
     await following;
@@ -204,11 +238,16 @@ export class StreamsService {
   }
 
   private async hasEnded(streamId: string, tenant: string): Promise<boolean> {
+    return (await this.newestEvent(streamId, tenant))?.ends === true;
+  }
+
+  /** The newest event the log holds for the stream: its seq, and whether it ends the stream. */
+  private async newestEvent(streamId: string, tenant: string): Promise<{ readonly seq: number; readonly ends: boolean } | undefined> {
     const subject = eventsSubject(tenant, streamId);
     const last = await lookUp(() => this.jsm.streams.getMessage(STREAM_NAMES.events, { last_by_subj: subject }));
-    if (!last) return false;
+    if (!last) return undefined;
     const decoded = decodeEventMessage(subject, last.string(), { validate: false });
-    return decoded.ok && isTerminalEvent(decoded.value.event);
+    return decoded.ok ? { seq: decoded.value.event.seq, ends: isTerminalEvent(decoded.value.event) } : undefined;
   }
 
   /** The stream's events as the log holds them, after `afterSeq` (a resume, or an owner's session that no longer follows the log). */
@@ -222,13 +261,17 @@ export class StreamsService {
     principal: ApiKeyPrincipal,
     response: ServerResponse,
     runner: StreamRunner | undefined,
-    labels: { readonly provider: ProviderName; readonly route: string } | undefined,
+    labels: StreamLabels | undefined,
     acceptedAt: number | undefined,
     traceId: string | undefined,
+    answer: 'at_once' | 'with_first_event' = 'at_once',
   ): Promise<void> {
     const writer = new SseWriter(response, KEEP_ALIVE_MS);
     const tenant = principal.tenant;
-    writer.open(streamId);
+    const open = (): void => {
+      if (!writer.opened) writer.open(streamId);
+    };
+    if (answer === 'at_once') open();
     this.attachReader(runner, tenant, streamId);
     let ended = false;
     const left = (): void => {
@@ -239,9 +282,11 @@ export class StreamsService {
     if (response.destroyed) left();
     else response.once('close', left);
     let firstDelta = acceptedAt !== undefined;
+    let refusal: ApiError | undefined;
     try {
       for await (const event of feed) {
         if (!isVisibleTo(event, principal)) continue;
+        open();
         await writer.write(event);
         this.measure(event, runner !== undefined);
         if (firstDelta && event.type === 'block.delta' && acceptedAt !== undefined && labels !== undefined) {
@@ -252,18 +297,25 @@ export class StreamsService {
       // The feed ends by itself only after the terminal event (written now, or before Last-Event-ID).
       ended = true;
     } catch (error) {
-      // The headers are out: nothing to answer, but the line must say which stream (the framework's would not).
-      this.logger.error('cannot read the stream from JetStream', {
-        stream_id: streamId,
-        trace_id: traceId ?? feed.traceId ?? null,
-        error: error instanceof Error ? error.message : String(error),
-      });
+      // Nothing answered yet: the stream ended below Last-Event-ID (a 400 that says so), or a coded 503.
+      if (!writer.opened) refusal = error instanceof BeyondEndError ? error : unavailable();
+      // The line must say which stream (the framework's would not).
+      if (!(error instanceof BeyondEndError))
+        this.logger.error('cannot read the stream from JetStream', {
+          stream_id: streamId,
+          trace_id: traceId ?? feed.traceId ?? null,
+          error: error instanceof Error ? error.message : String(error),
+        });
     } finally {
       // Never a clean end without the terminal event: the client would take the answer for complete. A cut
       // connection tells it to resume (GET .../events with Last-Event-ID) on this or another gateway.
-      if (ended) writer.end();
-      else writer.cut();
+      if (ended) {
+        // A resume at the terminal's own seq: the client holds the terminal, and nothing follows it.
+        if (!response.destroyed) open();
+        writer.end();
+      } else if (refusal === undefined || response.destroyed) writer.cut();
     }
+    if (refusal !== undefined && !response.destroyed) throw refusal;
   }
 
   private measure(event: StoredEvent, ownClock: boolean): void {
@@ -291,8 +343,12 @@ async function lookUp<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch {
-    throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the event bus is unavailable; try again');
+    throw unavailable();
   }
+}
+
+function unavailable(): ApiError {
+  return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'the event bus is unavailable; try again');
 }
 
 function headerValue(request: IncomingMessage, name: string): string | undefined {

@@ -23,6 +23,8 @@ export const GATEWAY_ERROR_CODES = [
   'body_too_large',
   /** 409: cancel of a stream that has already ended. */
   'already_ended',
+  /** 400: a resume's `Last-Event-ID` is past the stream's terminal event: no event follows it. */
+  'beyond_end',
   /** 503: the gateway is shutting down or cannot reach NATS; nothing was sent to the provider. */
   'unavailable',
   /** 503 with `Retry-After`: the gateway refuses new streams for now (stream slots or event-loop lag). */
