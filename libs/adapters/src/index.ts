@@ -23,6 +23,7 @@ export { AnthropicAdapter } from './anthropic/anthropic-adapter.js';
 export { OpenAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
 export { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
 export { GeminiAdapter } from './gemini/gemini-adapter.js';
+export { GeminiInteractionsAdapter } from './gemini-interactions/gemini-interactions-adapter.js';
 export { createProviderAdapter } from './adapter-registry.js';
 export { normalizeTranscript } from './normalize-transcript.js';
 export {

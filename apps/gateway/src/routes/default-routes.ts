@@ -14,6 +14,14 @@ export function defaultRoutes(config: GatewayConfig): Route[] {
     { ...base, name: 'openai-responses', protocol: 'openai-responses', baseUrl: config.OPENAI_BASE_URL, auth: bearer('OPENAI_API_KEY') },
     { ...base, name: 'anthropic', protocol: 'anthropic', baseUrl: config.ANTHROPIC_BASE_URL, auth: plain('x-api-key', 'ANTHROPIC_API_KEY') },
     { ...base, name: 'gemini', protocol: 'gemini', baseUrl: config.GEMINI_BASE_URL, auth: plain('x-goog-api-key', 'GEMINI_API_KEY') },
+    // The Interactions API is served by the same host, with the same key, as streamGenerateContent.
+    {
+      ...base,
+      name: 'gemini-interactions',
+      protocol: 'gemini-interactions',
+      baseUrl: config.GEMINI_BASE_URL,
+      auth: plain('x-goog-api-key', 'GEMINI_API_KEY'),
+    },
   ];
 }
 

@@ -38,6 +38,9 @@ function defaultPath(route: Route, model: string): string {
       return '/v1/messages';
     case 'gemini':
       return `/v1beta/models/${model}:streamGenerateContent?alt=sse`;
+    case 'gemini-interactions':
+      // https://ai.google.dev/api/interactions-api#creating-an-interaction: the model is in the body.
+      return '/v1beta/interactions';
     default:
       return assertNever(route.protocol, 'protocol');
   }
