@@ -4,7 +4,6 @@ import { estimateTokens, eventRecord, randomAlphanumeric, stampedText } from './
 
 const MODEL = 'gemini-3-flash-preview';
 const INPUT_TOKENS = 12;
-const THOUGHT_TOKENS = 48;
 
 /**
  * A completed Interactions API stream in the shape of the recorded transcripts
@@ -44,8 +43,7 @@ export function* geminiInteractionsSynthetic(spec: SyntheticSpec): Generator<Fra
       usage: {
         total_input_tokens: INPUT_TOKENS,
         total_output_tokens: outputTokens,
-        total_thought_tokens: THOUGHT_TOKENS,
-        total_tokens: INPUT_TOKENS + outputTokens + THOUGHT_TOKENS,
+        total_tokens: INPUT_TOKENS + outputTokens,
       },
     },
   }));
