@@ -1,14 +1,13 @@
 import type { AttemptEndRecord, MachineInput, UpstreamResponseRecord, Usage } from '@llm-stream/contract';
 import type { ProviderAdapter } from '../adapter.js';
-import { fragment } from '../shared/block-inputs.js';
-import { isObject, numberField, objectField, parseJsonObject, stringField, type JsonObject } from '../shared/json-payload.js';
+import { objectField, parseJsonObject, stringField, type JsonObject } from '../shared/json-payload.js';
 import { optional } from '../shared/optional.js';
 import { protocolFailure, providerFailure } from '../shared/protocol-failure.js';
-import { unknownEvent, unknownPart } from '../shared/unknown-warning.js';
+import { unknownEvent } from '../shared/unknown-warning.js';
 import type { SseFrame } from '../sse/sse-frame.js';
 import { convertInteractionsUsage } from './convert-interactions-usage.js';
-import { INTERACTIONS_EVENT_TYPES, SILENT_DELTA_TYPES, STEP_KINDS, type InteractionsEventType } from './interactions-chunk.js';
-import { InteractionsSteps, type Step } from './interactions-steps.js';
+import { INTERACTIONS_EVENT_TYPES, type InteractionsEventType } from './interactions-chunk.js';
+import { InteractionsStepEvents } from './interactions-step-events.js';
 import { interactionsHttpFailure, mapInteractionsError } from './map-interactions-error.js';
 import { mapInteractionsStatus } from './map-interactions-status.js';
 
@@ -56,7 +55,7 @@ import { mapInteractionsStatus } from './map-interactions-status.js';
 export class GeminiInteractionsAdapter implements ProviderAdapter {
   readonly provider = 'gemini-interactions' as const;
   private ended = false;
-  private readonly steps = new InteractionsSteps();
+  private readonly stepEvents = new InteractionsStepEvents();
   private usage: Usage | undefined;
   private interactionId: string | undefined;
   private model: string | undefined;
@@ -93,18 +92,18 @@ export class GeminiInteractionsAdapter implements ProviderAdapter {
       case 'interaction.complete':
         return this.complete(type, objectField(payload, 'interaction'));
       case 'step.start':
-        return this.start('s', payload, 'step');
+        return this.content(this.stepEvents.start('s', payload, 'step'));
       case 'content.start':
-        return this.start('c', payload, 'content');
+        return this.content(this.stepEvents.start('c', payload, 'content'));
       case 'step.delta':
-        return this.delta('s', payload);
+        return this.content(this.stepEvents.delta('s', payload));
       case 'content.delta':
-        return this.delta('c', payload);
+        return this.content(this.stepEvents.delta('c', payload));
       case 'step.stop':
         this.readUsage(objectField(payload, 'usage'));
-        return this.stop('s', payload);
+        return this.content(this.stepEvents.stop('s', payload));
       case 'content.stop':
-        return this.stop('c', payload);
+        return this.content(this.stepEvents.stop('c', payload));
       case 'error': {
         const error = objectField(payload, 'error');
         return this.settle([error ? providerFailure(mapInteractionsError(error)) : protocolFailure('gemini-interactions: error event without an error object')]);
@@ -128,7 +127,7 @@ export class GeminiInteractionsAdapter implements ProviderAdapter {
   private statusUpdate(payload: JsonObject): readonly MachineInput[] {
     const status = stringField(payload, 'status');
     if (status === undefined) return this.settle([protocolFailure('gemini-interactions: interaction.status_update without a status')]);
-    const outcome = mapInteractionsStatus(status, this.steps.calledFunctions);
+    const outcome = mapInteractionsStatus(status, this.stepEvents.calledFunctions);
     switch (outcome.kind) {
       case 'failed':
         return this.settle([providerFailure(outcome.error)]);
@@ -145,7 +144,7 @@ export class GeminiInteractionsAdapter implements ProviderAdapter {
     this.readInteraction(interaction);
     const status = stringField(interaction, 'status');
     if (status === undefined) return this.settle([protocolFailure(`gemini-interactions: ${type} without a status`)]);
-    const outcome = mapInteractionsStatus(status, this.steps.calledFunctions);
+    const outcome = mapInteractionsStatus(status, this.stepEvents.calledFunctions);
     switch (outcome.kind) {
       case 'running':
         return this.settle([protocolFailure(`gemini-interactions: ${type} with status ${status}`)]);
@@ -169,151 +168,9 @@ export class GeminiInteractionsAdapter implements ProviderAdapter {
     }
   }
 
-  /** step.start (`step` object) or content.start (`content` object). */
-  private start(prefix: 's' | 'c', payload: JsonObject, field: 'step' | 'content'): readonly MachineInput[] {
-    const index = stepIndex(payload);
-    if (index === undefined) return this.settle([protocolFailure(`gemini-interactions: ${field} start without a valid index`)]);
-    const key = `${prefix}${String(index)}`;
-    if (this.steps.has(key)) return this.settle([protocolFailure(`gemini-interactions: ${field} ${String(index)} started twice`)]);
-    const body = objectField(payload, field);
-    const type = body === undefined ? undefined : stringField(body, 'type');
-    if (body === undefined || type === undefined) return this.settle([protocolFailure(`gemini-interactions: ${field} start without a typed ${field}`)]);
-    const kind = STEP_KINDS[type];
-    if (kind === undefined) {
-      this.steps.start(key, 'skipped');
-      return [unknownPart(`${field} ${type}`)];
-    }
-    const step = this.steps.start(key, kind);
-    switch (kind) {
-      case 'text':
-        return this.startText(step, body, field);
-      case 'reasoning':
-        return this.startThought(step, body);
-      case 'tool_call':
-        return this.startCall(step, body, index);
-    }
-  }
-
-  /** A model_output step's `content` items (or a legacy text block's `text`) arrived whole. */
-  private startText(step: Step, body: JsonObject, field: 'step' | 'content'): readonly MachineInput[] {
-    if (field === 'content') return this.text(step, stringField(body, 'text'));
-    const content = body['content'];
-    if (content === undefined) return [];
-    if (!Array.isArray(content)) return this.settle([protocolFailure('gemini-interactions: model_output content is not an array')]);
-    const out: MachineInput[] = [];
-    for (const item of content) {
-      if (!isObject(item)) return this.settle([protocolFailure('gemini-interactions: a content item is not an object')]);
-      const type = stringField(item, 'type') ?? '';
-      out.push(...(type === 'text' ? this.text(step, stringField(item, 'text')) : [unknownPart(`content ${type}`)]));
-    }
-    return out;
-  }
-
-  private startThought(step: Step, body: JsonObject): readonly MachineInput[] {
-    step.opened = true;
-    const out: MachineInput[] = [{ type: 'block.open', key: step.key, kind: 'reasoning' }];
-    const summary = body['summary'];
-    if (Array.isArray(summary)) {
-      for (const item of summary) out.push(...this.summary(step, item));
-    }
-    out.push(...fragment(step.key, 'signature', stringField(body, 'signature'), true));
-    return out;
-  }
-
-  private startCall(step: Step, body: JsonObject, index: number): readonly MachineInput[] {
-    const name = stringField(body, 'name');
-    if (name === undefined) return this.settle([protocolFailure('gemini-interactions: a function_call without a name')]);
-    step.opened = true;
-    step.signature = stringField(body, 'signature');
-    const whole = wholeArguments(body['arguments']);
-    if (!whole.ok) return this.settle([protocolFailure(whole.message)]);
-    step.wholeArguments = whole.text;
-    return [{ type: 'block.open', key: step.key, kind: 'tool_call', name, call_id: stringField(body, 'id') ?? `call_${String(index)}` }];
-  }
-
-  private delta(prefix: 's' | 'c', payload: JsonObject): readonly MachineInput[] {
-    const step = this.liveStep(prefix, payload, 'delta');
-    if (!('key' in step)) return step.failure;
-    if (step.kind === 'skipped') return [];
-    const delta = objectField(payload, 'delta');
-    const type = delta === undefined ? undefined : stringField(delta, 'type');
-    if (delta === undefined || type === undefined) return this.settle([protocolFailure('gemini-interactions: a delta without a typed delta object')]);
-    if (SILENT_DELTA_TYPES.includes(type)) return [];
-    switch (type) {
-      case 'text':
-        return step.kind === 'text' ? this.text(step, stringField(delta, 'text')) : this.misplaced(type, step);
-      case 'thought_summary':
-        return step.kind === 'reasoning' ? this.summary(step, delta['content']) : this.misplaced(type, step);
-      case 'thought_signature':
-        return this.signature(step, stringField(delta, 'signature'));
-      case 'arguments_delta': {
-        if (step.kind !== 'tool_call') return this.misplaced(type, step);
-        const text = stringField(delta, 'arguments');
-        if (text) step.streamedArguments = true;
-        return fragment(step.key, 'json_text', text, true);
-      }
-      case 'function_call': {
-        if (step.kind !== 'tool_call') return this.misplaced(type, step);
-        const whole = wholeArguments(delta['arguments']);
-        if (!whole.ok) return this.settle([protocolFailure(whole.message)]);
-        step.wholeArguments = whole.text ?? step.wholeArguments;
-        return [];
-      }
-      default:
-        return [unknownPart(`delta ${type}`)];
-    }
-  }
-
-  private stop(prefix: 's' | 'c', payload: JsonObject): readonly MachineInput[] {
-    const step = this.liveStep(prefix, payload, 'stop');
-    return 'key' in step ? this.steps.stop(step) : step.failure;
-  }
-
-  /** The started, not yet stopped step an event's `index` names, or the failure to report. */
-  private liveStep(prefix: 's' | 'c', payload: JsonObject, what: string): Step | { readonly failure: readonly MachineInput[] } {
-    const index = stepIndex(payload);
-    const step = index === undefined ? undefined : this.steps.get(`${prefix}${String(index)}`);
-    const field = prefix === 's' ? 'step' : 'content';
-    if (step === undefined) return { failure: this.settle([protocolFailure(`gemini-interactions: a ${field} ${what} for an index never started`)]) };
-    if (step.stopped) return { failure: this.settle([protocolFailure(`gemini-interactions: a ${field} ${what} after its stop`)]) };
-    return step;
-  }
-
-  private text(step: Step, text: string | undefined): readonly MachineInput[] {
-    if (!text) return [];
-    const out: MachineInput[] = [];
-    if (!step.opened) {
-      step.opened = true;
-      out.push({ type: 'block.open', key: step.key, kind: 'text' });
-    }
-    out.push(...fragment(step.key, 'text', text, true));
-    return out;
-  }
-
-  /** A thought summary item `{type: "text", text}`; images in summaries have no block. */
-  private summary(step: Step, item: unknown): readonly MachineInput[] {
-    if (!isObject(item)) return this.settle([protocolFailure('gemini-interactions: a thought summary is not an object')]);
-    const type = stringField(item, 'type') ?? '';
-    return type === 'text' ? fragment(step.key, 'text', stringField(item, 'text'), true) : [unknownPart(`thought_summary ${type}`)];
-  }
-
-  /** A thought's signature is a signature delta; a function call's rides on its block.stop. */
-  private signature(step: Step, signature: string | undefined): readonly MachineInput[] {
-    switch (step.kind) {
-      case 'reasoning':
-        return fragment(step.key, 'signature', signature, true);
-      case 'tool_call':
-        step.signature = (step.signature ?? '') + (signature ?? '');
-        return [];
-      case 'text':
-        return this.misplaced('thought_signature', step);
-      case 'skipped':
-        return [];
-    }
-  }
-
-  private misplaced(deltaType: string, step: Step): readonly MachineInput[] {
-    return this.settle([protocolFailure(`gemini-interactions: a ${deltaType} delta for a ${step.kind} step`)]);
+  /** Inputs of a content event: a failure among them ends the stream. */
+  private content(inputs: readonly MachineInput[]): readonly MachineInput[] {
+    return inputs.some((input) => input.type === 'fail') ? this.settle(inputs) : inputs;
   }
 
   private settle(inputs: readonly MachineInput[]): readonly MachineInput[] {
@@ -326,11 +183,6 @@ function isKnownEvent(type: string): type is InteractionsEventType {
   return (INTERACTIONS_EVENT_TYPES as readonly string[]).includes(type);
 }
 
-function stepIndex(payload: JsonObject): number | undefined {
-  const index = numberField(payload, 'index');
-  return index !== undefined && Number.isSafeInteger(index) && index >= 0 ? index : undefined;
-}
-
 function cancelled(): MachineInput {
   return {
     type: 'fail',
@@ -339,12 +191,3 @@ function cancelled(): MachineInput {
   };
 }
 
-/**
- * Arguments that arrived whole: an object other than the `{}` placeholder as its JSON text, undefined for
- * the placeholder or no arguments; anything else is not the protocol.
- */
-function wholeArguments(value: unknown): { readonly ok: true; readonly text: string | undefined } | { readonly ok: false; readonly message: string } {
-  if (value === undefined || value === null) return { ok: true, text: undefined };
-  if (!isObject(value)) return { ok: false, message: 'gemini-interactions: function_call arguments are not an object' };
-  return { ok: true, text: Object.keys(value).length === 0 ? undefined : JSON.stringify(value) };
-}

@@ -43,7 +43,10 @@ const argumentFragment = fc.oneof(
 
 const step = fc.oneof(
   fc.record({ type: fc.constant('model_output'), content: fc.oneof(fc.constant([{ type: 'text', text: 'whole' }]), junk) }, { requiredKeys: ['type'] }),
-  fc.record({ type: fc.constant('thought'), signature: fc.oneof(fc.base64String({ maxLength: 12 }), junk) }, { requiredKeys: ['type'] }),
+  fc.record(
+    { type: fc.constant('thought'), signature: fc.oneof(fc.base64String({ maxLength: 12 }), junk), summary: fc.array(fc.oneof(fc.constant({ type: 'text', text: 'plan' }), junk), { maxLength: 3 }) },
+    { requiredKeys: ['type'] },
+  ),
   fc.record(
     {
       type: fc.constant('function_call'),
