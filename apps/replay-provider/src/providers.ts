@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { GEMINI_INTERACTIONS_ENDPOINT } from '@llm-stream/adapters';
 import { assertNever, type ProviderName } from '@llm-stream/contract';
 
 /**
@@ -35,7 +36,7 @@ export function matchProviderRoute(pathname: string): ProviderRoute {
       return { kind: 'provider', provider: 'openai-responses', style: 'azure', pathModel: null };
     case '/v1/messages':
       return { kind: 'provider', provider: 'anthropic', style: 'default', pathModel: null };
-    case '/v1beta/interactions':
+    case GEMINI_INTERACTIONS_ENDPOINT.path:
       return { kind: 'provider', provider: 'gemini-interactions', style: 'default', pathModel: null };
     default:
       break;
@@ -72,9 +73,10 @@ export function presentedApiKey(provider: ProviderName, style: PathStyle, header
     case 'anthropic':
       return headerValue(headers['x-api-key']);
     case 'gemini':
-    case 'gemini-interactions':
       // Google also accepts `?key=`; SDKs use the header.
       return headerValue(headers['x-goog-api-key']) ?? query.get('key');
+    case 'gemini-interactions':
+      return headerValue(headers[GEMINI_INTERACTIONS_ENDPOINT.authHeader]) ?? query.get('key');
     default:
       return assertNever(provider, 'provider');
   }

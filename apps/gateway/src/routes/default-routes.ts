@@ -1,3 +1,4 @@
+import { GEMINI_INTERACTIONS_ENDPOINT } from '@llm-stream/adapters';
 import type { Route } from './route.js';
 import type { GatewayConfig } from '../config/gateway-config.js';
 
@@ -20,7 +21,7 @@ export function defaultRoutes(config: GatewayConfig): Route[] {
       name: 'gemini-interactions',
       protocol: 'gemini-interactions',
       baseUrl: config.GEMINI_BASE_URL,
-      auth: plain('x-goog-api-key', 'GEMINI_API_KEY'),
+      auth: plain(GEMINI_INTERACTIONS_ENDPOINT.authHeader, 'GEMINI_API_KEY'),
     },
   ];
 }

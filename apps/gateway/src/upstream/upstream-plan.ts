@@ -1,3 +1,4 @@
+import { interactionsStreamingBody } from '@llm-stream/adapters';
 import { assertNever, err, ok, type ProviderName, type Result } from '@llm-stream/contract';
 import type { RouteResolution } from '../routes/route-table.js';
 import { upstreamUrl } from './upstream-url.js';
@@ -78,7 +79,7 @@ export function planUpstream(
       return { ...common, headers: headers({}), body: JSON.stringify(rest) };
     }
     case 'gemini-interactions':
-      return { ...common, headers: headers({}), body: JSON.stringify({ ...body, model: upstreamModel, stream: true }) };
+      return { ...common, headers: headers({}), body: JSON.stringify(interactionsStreamingBody(body, upstreamModel)) };
     default:
       return assertNever(route.protocol, 'protocol');
   }

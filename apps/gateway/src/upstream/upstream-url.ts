@@ -1,3 +1,4 @@
+import { GEMINI_INTERACTIONS_ENDPOINT } from '@llm-stream/adapters';
 import { assertNever } from '@llm-stream/contract';
 import type { Route } from '../routes/route.js';
 
@@ -39,8 +40,7 @@ function defaultPath(route: Route, model: string): string {
     case 'gemini':
       return `/v1beta/models/${model}:streamGenerateContent?alt=sse`;
     case 'gemini-interactions':
-      // https://ai.google.dev/api/interactions-api#creating-an-interaction: the model is in the body.
-      return '/v1beta/interactions';
+      return GEMINI_INTERACTIONS_ENDPOINT.path;
     default:
       return assertNever(route.protocol, 'protocol');
   }
