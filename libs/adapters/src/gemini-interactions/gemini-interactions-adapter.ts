@@ -28,8 +28,9 @@ import { mapInteractionsStatus } from './map-interactions-status.js';
  * | the same while a step is still open                        | failed, protocol_error (named by the state machine)     |
  * | the same, status failed (its `error` mapped when present)  | failed, upstream_error unless the error says otherwise  |
  * | the same, status cancelled; status_update cancelled        | interrupted, client_cancelled                           |
+ * | the same, status in_progress / queued, or no status        | failed, protocol_error                                  |
  * | interaction.status_update failed                           | failed, upstream_error, provider code `failed`          |
- * | the same, status in_progress / queued; other status_update | nothing (the final status comes with .completed)        |
+ * | any other interaction.status_update                        | nothing (the final status comes with .completed)        |
  * | event error                                                | failed, category by error code (mapper)                 |
  * | HTTP status >= 400 before any frame                        | failed, category by status, code from the body          |
  * | data: [DONE] after the terminal event                      | nothing                                                 |
