@@ -18,8 +18,8 @@ import { verifyCommand } from './commands/verify-command.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = `usage: llm-stream <command> [options] <file>
-  normalize --provider <openai-chat|openai-responses|anthropic|gemini|contract> <file>
-            [--stream-id <id>] [--tenant <t>] [--model <m>] [--max-frame-bytes <n>] [--deterministic]
+  normalize --provider <openai-chat|openai-responses|anthropic|gemini|gemini-interactions|contract>
+            <file> [--stream-id <id>] [--tenant <t>] [--model <m>] [--max-frame-bytes <n>] [--deterministic]
                         print the contract events, one JSON object per line (--deterministic: the
                         conformance kit's ids and clock, so the lines equal a transcript's .events.json)
   assemble  --provider <...> <file>   print the assembled result as one JSON object

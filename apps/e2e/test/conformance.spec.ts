@@ -37,7 +37,7 @@ describe('every conformance transcript through the HTTP gateway', () => {
   it('covers the whole corpus', () => {
     expect(transcripts.length).toBeGreaterThanOrEqual(100);
     expect(new Set(transcripts.map((transcript) => transcript.provider))).toEqual(
-      new Set(['openai-chat', 'openai-responses', 'anthropic', 'gemini']),
+      new Set(['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'gemini-interactions']),
     );
   });
 

@@ -74,6 +74,7 @@ describe.each(AUDIT_STORES.map((store) => [store] as const))('llm-stream replay 
     expect(lines).toEqual([
       `anthropic: ${String(per('anthropic'))} streams replayed, 0 changed`,
       `gemini: ${String(per('gemini'))} streams replayed, 0 changed`,
+      `gemini-interactions: ${String(per('gemini-interactions'))} streams replayed, 0 changed`,
       `openai-chat: ${String(per('openai-chat'))} streams replayed, 0 changed`,
       `openai-responses: ${String(per('openai-responses'))} streams replayed, 0 changed`,
       `total: ${String(recorded.length)} streams replayed, 0 changed`,

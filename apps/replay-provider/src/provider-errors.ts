@@ -16,7 +16,8 @@ const STATUS: Readonly<Record<ProviderErrorKind, number>> = { unauthorized: 401,
  * OpenAI `{"error":{message,type,param,code}}`
  * (https://platform.openai.com/docs/guides/error-codes), Anthropic `{"type":"error","error":{type,message},
  * "request_id"}` (https://docs.anthropic.com/en/api/errors), Google `{"error":{code,message,status}}`
- * pretty-printed as Google does (https://ai.google.dev/gemini-api/docs/troubleshooting).
+ * pretty-printed as Google does (https://ai.google.dev/gemini-api/docs/troubleshooting), the Interactions API
+ * `{"error":{code,message}}` with a string code (https://ai.google.dev/gemini-api/docs/api-errors).
  */
 export function providerError(
   provider: ProviderName,
@@ -37,6 +38,8 @@ export function providerError(
         contentType: 'application/json; charset=UTF-8',
         body: JSON.stringify({ error: { code: status, message, status: googleStatus(kind) } }, null, 2) + '\n',
       };
+    case 'gemini-interactions':
+      return json(status, { error: { code: interactionsCode(kind), message } });
     default:
       return assertNever(provider, 'provider');
   }
@@ -63,6 +66,19 @@ function anthropicType(kind: ProviderErrorKind): string {
       return 'not_found_error';
     case 'invalid_request':
       return 'invalid_request_error';
+    default:
+      return assertNever(kind, 'error kind');
+  }
+}
+
+function interactionsCode(kind: ProviderErrorKind): string {
+  switch (kind) {
+    case 'unauthorized':
+      return 'authentication';
+    case 'not_found':
+      return 'model_not_found';
+    case 'invalid_request':
+      return 'invalid_request';
     default:
       return assertNever(kind, 'error kind');
   }

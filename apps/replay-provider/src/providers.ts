@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { GEMINI_INTERACTIONS_ENDPOINT } from '@llm-stream/adapters';
 import { assertNever, type ProviderName } from '@llm-stream/contract';
 
 /**
@@ -12,7 +13,8 @@ export type PathStyle = 'default' | 'azure' | 'vertex';
 /**
  * The provider endpoints, matched on the path exactly as the real APIs expose them. Gemini carries the model
  * in the path (`/v1beta/models/{model}:streamGenerateContent`, Vertex AI likewise), an Azure chat deployment
- * its deployment name; the others carry it in the body.
+ * its deployment name; the others (Gemini's Interactions API at `/v1beta/interactions` among them) carry it in
+ * the body.
  */
 export type ProviderRoute =
   | { readonly kind: 'provider'; readonly provider: ProviderName; readonly style: PathStyle; readonly pathModel: string | null }
@@ -34,6 +36,8 @@ export function matchProviderRoute(pathname: string): ProviderRoute {
       return { kind: 'provider', provider: 'openai-responses', style: 'azure', pathModel: null };
     case '/v1/messages':
       return { kind: 'provider', provider: 'anthropic', style: 'default', pathModel: null };
+    case GEMINI_INTERACTIONS_ENDPOINT.path:
+      return { kind: 'provider', provider: 'gemini-interactions', style: 'default', pathModel: null };
     default:
       break;
   }
@@ -71,12 +75,14 @@ export function presentedApiKey(provider: ProviderName, style: PathStyle, header
     case 'gemini':
       // Google also accepts `?key=`; SDKs use the header.
       return headerValue(headers['x-goog-api-key']) ?? query.get('key');
+    case 'gemini-interactions':
+      return headerValue(headers[GEMINI_INTERACTIONS_ENDPOINT.authHeader]) ?? query.get('key');
     default:
       return assertNever(provider, 'provider');
   }
 }
 
-/** The request-id header each provider sets on every response (Gemini sets none). */
+/** The request-id header each provider sets on every response (Google's APIs set none). */
 export function requestIdHeaders(provider: ProviderName, requestId: string): Record<string, string> {
   switch (provider) {
     case 'openai-chat':
@@ -85,6 +91,7 @@ export function requestIdHeaders(provider: ProviderName, requestId: string): Rec
     case 'anthropic':
       return { 'request-id': requestId };
     case 'gemini':
+    case 'gemini-interactions':
       return {};
     default:
       return assertNever(provider, 'provider');
@@ -93,7 +100,7 @@ export function requestIdHeaders(provider: ProviderName, requestId: string): Rec
 
 /** Response headers of a stream, with the content type as each provider writes it. */
 export function streamHeaders(provider: ProviderName, requestId: string): Record<string, string> {
-  const contentType = provider === 'gemini' ? 'text/event-stream' : 'text/event-stream; charset=utf-8';
+  const contentType = provider === 'gemini' || provider === 'gemini-interactions' ? 'text/event-stream' : 'text/event-stream; charset=utf-8';
   return { 'content-type': contentType, 'cache-control': 'no-cache', ...requestIdHeaders(provider, requestId) };
 }
 
@@ -109,6 +116,7 @@ export function keepAliveBytes(provider: ProviderName): Buffer {
       return ANTHROPIC_PING;
     case 'openai-chat':
     case 'openai-responses':
+    case 'gemini-interactions':
       return COMMENT_PING;
     case 'gemini':
       return COMMENT_PING_CRLF;

@@ -17,6 +17,7 @@ const unauthorizedShape: Record<Provider, object> = {
   'openai-responses': { error: { type: 'invalid_request_error', code: 'invalid_api_key' } },
   anthropic: { type: 'error', error: { type: 'authentication_error' } },
   gemini: { error: { code: 401, status: 'UNAUTHENTICATED' } },
+  'gemini-interactions': { error: { code: 'authentication' } },
 };
 
 describe.each(PROVIDER_NAMES)('REPLAY_REQUIRE_API_KEY on %s', (provider) => {

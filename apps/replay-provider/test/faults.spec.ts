@@ -124,6 +124,7 @@ describe('stall_after_frames', () => {
     'openai-responses': ': ping\n\n',
     anthropic: 'event: ping\ndata: {"type": "ping"}\n\n',
     gemini: ': ping\r\n\r\n',
+    'gemini-interactions': ': ping\n\n',
   };
 
   it.each(PROVIDER_NAMES)('%s: after N records only keep-alives, until the client leaves', async (provider) => {

@@ -29,6 +29,13 @@ interface AnthropicEvent {
   type: string;
   delta?: { text?: string };
 }
+interface InteractionsEvent {
+  event_type: string;
+  event_id?: string;
+  delta?: { type: string; text?: string };
+  interaction?: { status: string; usage?: { total_output_tokens: number } };
+}
+
 interface GeminiChunk {
   candidates: { finishReason?: string; content: { parts: { text: string }[] } }[];
 }
@@ -70,6 +77,10 @@ function deltaTexts(provider: Provider, events: EventSourceMessage[]): string[] 
         .map((item) => item.delta?.text ?? '');
     case 'gemini':
       return dataOf<GeminiChunk>(events).map((item) => item.candidates[0]?.content.parts[0]?.text ?? '');
+    case 'gemini-interactions':
+      return dataOf<InteractionsEvent>(events)
+        .filter((item) => item.event_type === 'step.delta')
+        .map((item) => item.delta?.text ?? '');
   }
 }
 
@@ -95,6 +106,13 @@ const terminal: Record<Provider, (events: EventSourceMessage[]) => void> = {
     const data = dataOf<GeminiChunk>(events);
     expect(data.at(-1)!.candidates[0]!.finishReason).toBe('STOP');
     expect(data.slice(0, -1).every((item) => item.candidates[0]!.finishReason === undefined)).toBe(true);
+  },
+  'gemini-interactions': (events) => {
+    expect(events.at(-1)!.data).toBe('[DONE]');
+    const data = dataOf<InteractionsEvent>(events.slice(0, -1));
+    expect(data.at(-1)!.interaction).toMatchObject({ status: 'completed', usage: { total_output_tokens: expect.any(Number) as unknown } });
+    expect(events.slice(0, -1).map((event) => event.event)).toEqual(data.map((item) => item.event_type));
+    expect(new Set(data.map((item) => item.event_id)).size).toBe(data.length);
   },
 };
 

@@ -35,6 +35,7 @@ describe('provider-shaped errors before any frame', () => {
     'openai-responses': { error: { type: 'invalid_request_error', code: 'model_not_found' } },
     anthropic: { type: 'error', error: { type: 'not_found_error' } },
     gemini: { error: { code: 404, status: 'NOT_FOUND' } },
+    'gemini-interactions': { error: { code: 'model_not_found' } },
   };
 
   it.each(PROVIDER_NAMES)('%s: an unknown case is a 404 in the provider error shape', async (provider) => {

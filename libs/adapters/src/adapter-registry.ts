@@ -2,6 +2,7 @@ import { assertNever, type ProviderName } from '@llm-stream/contract';
 import type { ProviderAdapter } from './adapter.js';
 import { AnthropicAdapter } from './anthropic/anthropic-adapter.js';
 import { GeminiAdapter } from './gemini/gemini-adapter.js';
+import { GeminiInteractionsAdapter } from './gemini-interactions/gemini-interactions-adapter.js';
 import { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
 import { OpenAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
 
@@ -16,6 +17,8 @@ export function createProviderAdapter(provider: ProviderName): ProviderAdapter {
       return new OpenAiResponsesAdapter();
     case 'gemini':
       return new GeminiAdapter();
+    case 'gemini-interactions':
+      return new GeminiInteractionsAdapter();
     default:
       return assertNever(provider, 'provider');
   }

@@ -24,6 +24,8 @@ export { AnthropicAdapter } from './anthropic/anthropic-adapter.js';
 export { OpenAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
 export { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
 export { GeminiAdapter } from './gemini/gemini-adapter.js';
+export { GeminiInteractionsAdapter } from './gemini-interactions/gemini-interactions-adapter.js';
+export { GEMINI_INTERACTIONS_ENDPOINT, interactionsStreamingBody } from './gemini-interactions/interactions-endpoint.js';
 export { createProviderAdapter } from './adapter-registry.js';
 export { normalizeTranscript } from './normalize-transcript.js';
 export {

@@ -36,6 +36,13 @@ export const CONFORMANCE_NOISE: Readonly<Record<ProviderName, readonly string[]>
     'data: {"object":"chat.completion.chunk","created":1,"choices":[{"index":1,"delta":{"content":"other choice"},"finish_reason":null}]}\n\n',
     'data: {"object":"chat.completion.chunk","created":1,"choices":[{"index":0,"delta":{"audio":{"id":"audio_1"}},"finish_reason":null}],"obfuscation":"x"}\n\n',
   ],
+  /** Comments, an in_progress status update and an event type the adapter does not know. */
+  'gemini-interactions': [
+    ': keep-alive\n\n',
+    'event: interaction.status_update\ndata: {"event_type":"interaction.status_update","interaction_id":"v1_noise","status":"in_progress","event_id":"evt_noise_1"}\n\n',
+    'event: step.flash\ndata: {"event_type":"step.flash","index":0,"event_id":"evt_noise_2"}\n\n',
+    ':\n\n',
+  ],
   /** Comments, a repeated in_progress event and an event type the adapter does not know. */
   'openai-responses': [
     ': keep-alive\n\n',

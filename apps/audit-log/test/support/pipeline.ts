@@ -86,6 +86,7 @@ export function providerRequest(provider: ProviderName, model: string): Record<s
     case 'gemini':
       return { model, contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
     case 'openai-responses':
+    case 'gemini-interactions':
       return { model, input: 'hi' };
     case 'openai-chat':
     case 'anthropic':

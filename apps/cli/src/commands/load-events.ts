@@ -1,4 +1,4 @@
-import { assertNever, isProviderName, parseEventLine, type ContractEvent, type ProviderName } from '@llm-stream/contract';
+import { assertNever, isProviderName, parseEventLine, PROVIDERS, type ContractEvent, type ProviderName } from '@llm-stream/contract';
 import { normalizeTranscript } from '@llm-stream/adapters';
 import { UsageError } from '../usage-error.js';
 
@@ -6,9 +6,9 @@ import { UsageError } from '../usage-error.js';
 export type InputFormat = ProviderName | 'contract';
 
 export function parseInputFormat(value: string | undefined): InputFormat {
-  if (value === undefined) throw new UsageError('missing --provider <openai-chat|openai-responses|anthropic|gemini|contract>');
+  if (value === undefined) throw new UsageError(`missing --provider <${[...PROVIDERS, 'contract'].join('|')}>`);
   if (value === 'contract' || isProviderName(value)) return value;
-  throw new UsageError(`unknown provider ${JSON.stringify(value)} (expected openai-chat, openai-responses, anthropic, gemini or contract)`);
+  throw new UsageError(`unknown provider ${JSON.stringify(value)} (expected ${PROVIDERS.join(', ')} or contract)`);
 }
 
 export interface NormalizeOptions {

@@ -6,6 +6,7 @@ export function providerRequestBody(provider: ProviderName, model: string): Reco
     case 'openai-chat':
       return { model, messages: [{ role: 'user', content: 'Hi' }] };
     case 'openai-responses':
+    case 'gemini-interactions':
       return { model, input: 'Hi' };
     case 'anthropic':
       return { model, max_tokens: 256, messages: [{ role: 'user', content: 'Hi' }] };

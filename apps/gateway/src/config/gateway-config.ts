@@ -62,7 +62,7 @@ export class GatewayConfig extends ServiceConfig {
   @IsString()
   ANTHROPIC_VERSION = '2023-06-01';
 
-  /** Gemini API (`streamGenerateContent?alt=sse`). */
+  /** Gemini API: the `gemini` route (`streamGenerateContent?alt=sse`) and the `gemini-interactions` route (`/v1beta/interactions`). */
   @IsUrl(HTTP_URL)
   GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 

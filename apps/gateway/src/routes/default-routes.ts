@@ -1,3 +1,4 @@
+import { GEMINI_INTERACTIONS_ENDPOINT } from '@llm-stream/adapters';
 import type { Route } from './route.js';
 import type { GatewayConfig } from '../config/gateway-config.js';
 
@@ -14,6 +15,14 @@ export function defaultRoutes(config: GatewayConfig): Route[] {
     { ...base, name: 'openai-responses', protocol: 'openai-responses', baseUrl: config.OPENAI_BASE_URL, auth: bearer('OPENAI_API_KEY') },
     { ...base, name: 'anthropic', protocol: 'anthropic', baseUrl: config.ANTHROPIC_BASE_URL, auth: plain('x-api-key', 'ANTHROPIC_API_KEY') },
     { ...base, name: 'gemini', protocol: 'gemini', baseUrl: config.GEMINI_BASE_URL, auth: plain('x-goog-api-key', 'GEMINI_API_KEY') },
+    // The Interactions API is served by the same host, with the same key, as streamGenerateContent.
+    {
+      ...base,
+      name: 'gemini-interactions',
+      protocol: 'gemini-interactions',
+      baseUrl: config.GEMINI_BASE_URL,
+      auth: plain(GEMINI_INTERACTIONS_ENDPOINT.authHeader, 'GEMINI_API_KEY'),
+    },
   ];
 }
 

@@ -63,7 +63,7 @@ export function parseRouteConfig(json: string): Parsed<RouteConfig> {
   return ok({ routes, aliases, tenants });
 }
 
-/** A route name usable in `POST /v1/streams/{route}`: a configured route or one of the four protocols. */
+/** A route name usable in `POST /v1/streams/{route}`: a configured route or a protocol name (`PROVIDERS`). */
 export function isKnownRoute(name: string, routes: ReadonlyMap<string, Route>): boolean {
   return routes.has(name) || isProviderName(name);
 }

@@ -6,6 +6,7 @@ import { planUpstream, requestedModel } from './upstream-plan.js';
 const defaults: Route[] = [
   { name: 'openai-chat', protocol: 'openai-chat', baseUrl: 'http://openai.test/proxy/', pathStyle: { kind: 'default' }, headers: {}, limits: {}, auth: { header: 'authorization', scheme: 'Bearer', secret: { kind: 'env', variable: 'OPENAI_API_KEY' } } },
   { name: 'gemini', protocol: 'gemini', baseUrl: 'http://gemini.test', pathStyle: { kind: 'default' }, headers: {}, limits: {}, auth: { header: 'x-goog-api-key', scheme: undefined, secret: { kind: 'env', variable: 'GEMINI_API_KEY' } } },
+  { name: 'gemini-interactions', protocol: 'gemini-interactions', baseUrl: 'http://gemini.test', pathStyle: { kind: 'default' }, headers: {}, limits: {}, auth: { header: 'x-goog-api-key', scheme: undefined, secret: { kind: 'env', variable: 'GEMINI_API_KEY' } } },
 ];
 
 const config = parseRouteConfig(
@@ -73,6 +74,14 @@ describe('planUpstream', () => {
     expect(fromQuery.url.pathname).toBe('/v1beta/models/tunedModels%2Fa%20b:streamGenerateContent');
     expect(fromQuery).toMatchObject({ model: 'tunedModels/a b', secret: 'gemini-key-0123' });
     expect(fromQuery.headers['x-goog-api-key']).toBe('gemini-key-0123');
+  });
+
+  it('posts a Gemini interaction to /v1beta/interactions with the model in the body and streaming forced', () => {
+    const planned = plan('gemini-interactions', { model: 'gemini-3-flash-preview', input: 'Hi', stream: false });
+    expect(planned.url.href).toBe('http://gemini.test/v1beta/interactions');
+    expect(JSON.parse(planned.body)).toStrictEqual({ model: 'gemini-3-flash-preview', input: 'Hi', stream: true });
+    expect(planned).toMatchObject({ model: 'gemini-3-flash-preview', route: 'gemini-interactions', secret: 'gemini-key-0123' });
+    expect(planned.headers['x-goog-api-key']).toBe('gemini-key-0123');
   });
 
   it('calls an Azure deployment named by the alias model, with api-key and api-version, and the extra headers', () => {

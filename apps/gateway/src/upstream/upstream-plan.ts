@@ -1,3 +1,4 @@
+import { interactionsStreamingBody } from '@llm-stream/adapters';
 import { assertNever, err, ok, type ProviderName, type Result } from '@llm-stream/contract';
 import type { RouteResolution } from '../routes/route-table.js';
 import { upstreamUrl } from './upstream-url.js';
@@ -42,8 +43,8 @@ export function requestedModel(protocol: ProviderName, body: Record<string, unkn
 
 /**
  * The upstream request for a client's body on a resolved route, passed through with the streaming switches
- * forced: `stream: true` everywhere, `stream_options.include_usage` for OpenAI chat, the upstream model in
- * the body (or, for Gemini and Azure deployments, in the URL), the protocol's headers, the route's auth header
+ * forced: `stream: true` everywhere (Gemini's `streamGenerateContent` streams by its URL instead), `stream_options.include_usage`
+ * for OpenAI chat, the upstream model in the body (or, for Gemini and Azure deployments, in the URL), the protocol's headers, the route's auth header
  * and extra headers.
  */
 export function planUpstream(
@@ -77,6 +78,8 @@ export function planUpstream(
       const { model: _inUrl, ...rest } = body;
       return { ...common, headers: headers({}), body: JSON.stringify(rest) };
     }
+    case 'gemini-interactions':
+      return { ...common, headers: headers({}), body: JSON.stringify(interactionsStreamingBody(body, upstreamModel)) };
     default:
       return assertNever(route.protocol, 'protocol');
   }

@@ -1,3 +1,4 @@
+import { GEMINI_INTERACTIONS_ENDPOINT } from '@llm-stream/adapters';
 import { assertNever } from '@llm-stream/contract';
 import type { Route } from '../routes/route.js';
 
@@ -38,6 +39,8 @@ function defaultPath(route: Route, model: string): string {
       return '/v1/messages';
     case 'gemini':
       return `/v1beta/models/${model}:streamGenerateContent?alt=sse`;
+    case 'gemini-interactions':
+      return GEMINI_INTERACTIONS_ENDPOINT.path;
     default:
       return assertNever(route.protocol, 'protocol');
   }

@@ -2,6 +2,7 @@ import { assertNever, type ProviderName } from '@llm-stream/contract';
 import type { Frame } from '../frame.js';
 import type { SyntheticSpec } from '../scenario.js';
 import { anthropicSynthetic } from './anthropic-synthetic.js';
+import { geminiInteractionsSynthetic } from './gemini-interactions-synthetic.js';
 import { geminiSynthetic } from './gemini-synthetic.js';
 import { openAiChatSynthetic } from './openai-chat-synthetic.js';
 import { openAiResponsesSynthetic } from './openai-responses-synthetic.js';
@@ -17,6 +18,8 @@ export function syntheticFrames(provider: ProviderName, spec: SyntheticSpec, req
       return anthropicSynthetic(spec);
     case 'gemini':
       return geminiSynthetic(spec);
+    case 'gemini-interactions':
+      return geminiInteractionsSynthetic(spec);
     default:
       return assertNever(provider, 'provider');
   }

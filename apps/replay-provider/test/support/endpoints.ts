@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PROVIDERS, type ProviderName } from '@llm-stream/contract';
 import { TRANSCRIPTS_DIR } from './replay-process.js';
 
-export const PROVIDER_NAMES = ['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const;
-export type Provider = (typeof PROVIDER_NAMES)[number];
+/** Every provider protocol the contract names: the replay provider serves each. */
+export const PROVIDER_NAMES = PROVIDERS;
+export type Provider = ProviderName;
 
 /** The path and body a gateway sends to each provider for `model`, as the real APIs expect them. */
 export function providerRequest(provider: Provider, model: string): { path: string; body: Record<string, unknown> } {
@@ -15,6 +17,8 @@ export function providerRequest(provider: Provider, model: string): { path: stri
       };
     case 'openai-responses':
       return { path: '/v1/responses', body: { model, stream: true, input: 'Hi' } };
+    case 'gemini-interactions':
+      return { path: '/v1beta/interactions', body: { model, stream: true, input: 'Hi' } };
     case 'anthropic':
       return { path: '/v1/messages', body: { model, stream: true, max_tokens: 256, messages: [{ role: 'user', content: 'Hi' }] } };
     case 'gemini':
@@ -34,6 +38,7 @@ export function authHeader(provider: Provider, key: string): Record<string, stri
     case 'anthropic':
       return { 'x-api-key': key };
     case 'gemini':
+    case 'gemini-interactions':
       return { 'x-goog-api-key': key };
   }
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { checkInvariants, isTerminalEvent, type ContractEvent } from '@llm-stream/contract';
 import { loadTranscripts, recordTexts } from '../../test/conformance-harness.js';
+import { binaryJunk, damagedBodies, mutatedRecords } from '../../test/fuzz-mutations.js';
 import { runTranscript } from '../session/run-transcript.js';
 import { AnthropicAdapter } from './anthropic-adapter.js';
 
@@ -172,22 +173,8 @@ describe('Anthropic adapter fuzzing', () => {
   });
 
   it("handles our transcripts' records shuffled, duplicated and dropped", () => {
-    const mutated = fc.nat(recordLists.length - 1).chain((which) => {
-      const texts = recordLists[which] ?? [];
-      return fc.oneof(
-        fc.subarray(texts),
-        fc.shuffledSubarray(texts, { minLength: texts.length }),
-        fc.shuffledSubarray(texts),
-        fc.array(fc.constantFrom(...texts), { maxLength: texts.length * 2 }),
-        fc.array(fc.nat(texts.length - 1), { maxLength: 6 }).map((copies) => {
-          const result = [...texts];
-          for (const position of copies) result.splice(position, 0, texts[position] ?? '');
-          return result;
-        }),
-      );
-    });
     fc.assert(
-      fc.property(mutated, (texts) => {
+      fc.property(mutatedRecords(recordLists), (texts) => {
         expectWellFormed(normalize(texts.join('')));
       }),
       { numRuns: 3000 },
@@ -195,22 +182,8 @@ describe('Anthropic adapter fuzzing', () => {
   });
 
   it('handles our transcripts truncated at any byte, flipped bytes and random chunking', () => {
-    const damaged = fc
-      .tuple(
-        fc.nat(bodies.length - 1),
-        fc.nat(),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
-        fc.array(fc.nat(), { maxLength: 6 }),
-      )
-      .map(([which, cut, flips, cuts]) => {
-        const body = Buffer.from(bodies[which] ?? Buffer.alloc(0));
-        for (const [position, value] of flips) if (body.length > 0) body[position % body.length] = value;
-        const truncated = body.subarray(0, cut % (body.length + 1));
-        const edges = [...new Set(cuts.map((position) => position % (truncated.length + 1)))].sort((a, b) => a - b);
-        return [...edges, truncated.length].map((end, i) => truncated.subarray(i === 0 ? 0 : (edges[i - 1] ?? 0), end));
-      });
     fc.assert(
-      fc.property(damaged, (chunks) => {
+      fc.property(damagedBodies(bodies), (chunks) => {
         expectWellFormed(normalize(chunks));
       }),
       { numRuns: 2500 },
@@ -219,11 +192,9 @@ describe('Anthropic adapter fuzzing', () => {
 
   it('handles binary bodies and binary junk between valid records', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(recordLists.length - 1), fc.nat(), (bytes, which, position) => {
-        expectWellFormed(normalize(Buffer.from(bytes)));
-        const texts = recordLists[which] ?? [];
-        const at = position % (texts.length + 1);
-        expectWellFormed(normalize([texts.slice(0, at).join(''), Buffer.from(bytes), '\n\n', texts.slice(at).join('')]));
+      fc.property(binaryJunk(recordLists), ({ alone, between }) => {
+        expectWellFormed(normalize(alone));
+        expectWellFormed(normalize(between));
       }),
       { numRuns: 1500 },
     );
