@@ -3,6 +3,7 @@ export { DEFAULT_MAX_FRAME_BYTES, type SseDecodeError, type SseFrame } from './s
 export { createSseDecoder, type SseDecoder, type SseDecoderOptions } from './sse/sse-decoder.js';
 export { parseSseRecord } from './sse/sse-record.js';
 export { DEFAULT_MAX_HELD_RECORDS, NormalizerSession, type NormalizerSessionOptions, type UnknownEventCounter } from './session/normalizer-session.js';
+export { ADAPTERS_BUILD } from './adapters-build.js';
 export { SeqOrder, type SeqOffer } from './session/seq-order.js';
 export { TraceRecorder, type UnstampedRecord } from './session/trace-recorder.js';
 export { runTranscript, type TranscriptOptions, type TranscriptResult } from './session/run-transcript.js';

@@ -19,6 +19,8 @@ import {
   rawSubject,
   readerSubject,
   workHolderSubject,
+  normalizerPresenceSubject,
+  encodeNormalizerPresence,
   workSubject,
   type ContractEvent,
   type TraceRecord,
@@ -61,6 +63,7 @@ const CHANNEL_SUBJECTS: Readonly<Record<string, string>> = {
   cancelRequests: cancelSubject('{streamId}'),
   readerNotices: readerSubject('{streamId}'),
   workHolderQueries: workHolderSubject('{streamId}'),
+  normalizerPresence: normalizerPresenceSubject('{replicaId}'),
 };
 
 describe(`docs/asyncapi.yaml as a document`, () => {
@@ -155,7 +158,7 @@ describe('messages made by the real encoders', () => {
 
   // One record of each kind (the Record type makes a new kind a compile error here), optional fields set.
   const records: Readonly<Record<TraceRecordKind, TraceRecord>> = {
-    'stream.open': { kind: 'stream.open', raw_seq: 1, ts: 1_796_000_000_000, stream_id: 'st_1', tenant: 'acme', provider: 'anthropic', model: 'claude', gateway_id: 'gateway-7f9-x2', max_attempts: 3 },
+    'stream.open': { kind: 'stream.open', raw_seq: 1, ts: 1_796_000_000_000, stream_id: 'st_1', tenant: 'acme', provider: 'anthropic', model: 'claude', gateway_id: 'gateway-7f9-x2', max_attempts: 3, adapters: 1 },
     'client.request': { kind: 'client.request', raw_seq: 2, ts: 1_796_000_000_001, body: { model: 'claude', messages: [{ role: 'user', content: 'Hi' }] } },
     'attempt.start': { kind: 'attempt.start', raw_seq: 2, ts: 1_796_000_000_001, attempt: 1 },
     'upstream.response': { kind: 'upstream.response', raw_seq: 3, ts: 1_796_000_000_002, attempt: 1, status: 429, content_type: 'application/json', retry_after_ms: 1000, request_id: 'req_1', body: '{}' },
@@ -186,6 +189,12 @@ describe('messages made by the real encoders', () => {
     const validate = schemas.compile(message('workItem').payload ?? {});
     expect(validate(JSON.parse(encodeWorkItem({ stream_id: 'st_1', tenant: 'acme', provider: 'gemini', model: 'gemini-2.5-flash', gateway_id: 'gateway-7f9-x2' })))).toBe(true);
     expect(schemas.compile(message('workItem').headers ?? {})(traceHeaders)).toBe(true);
+  });
+
+  it("a normalizer's presence, as encodeNormalizerPresence publishes it", () => {
+    const validate = schemas.compile(message('normalizerPresence').payload ?? {});
+    expect(validate(JSON.parse(encodeNormalizerPresence({ adapters: 3 })))).toBe(true);
+    expect(validate({ adapters: 0 })).toBe(false);
   });
 
   it('rejects what the code does not send (the schemas are closed)', () => {

@@ -50,7 +50,8 @@ export class LocalEventFeed implements ClientFeed {
 
   /**
    * The client is served from the log from here on: the log no longer follows this session (see the class
-   * comment), or the session stopped before its end (the log's owner ends the stream).
+   * comment), the session stopped before its end (the log's owner ends the stream), or a normalizer of another
+   * adapters build runs (the log may hold other events than this session computes).
    */
   switchToLog(): void {
     if (this.state !== 'local') return;

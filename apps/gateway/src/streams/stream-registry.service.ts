@@ -4,6 +4,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { ADAPTERS_BUILD } from '@llm-stream/adapters';
 import { gatewayLeaseSubject, type CancelRequest, type ReaderNotice } from '@llm-stream/contract';
 import { JsonLogger, natsSettings } from '@llm-stream/service-kit';
 import { GatewayConfig } from '../config/gateway-config.js';
@@ -12,6 +13,7 @@ import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { AdmissionSlots, type Admission, type AdmissionLimits, type Refusal } from './admission.js';
 import { EventLoopLag } from './event-loop-lag.js';
 import { LeaseRenewer } from './lease-renewer.js';
+import { NormalizerBuilds } from './normalizer-builds.js';
 import type { StreamRunner } from './stream-runner.js';
 
 /** The slot of an admitted stream while it is opened (see StreamRegistry.admitStream). */
@@ -37,6 +39,7 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
   /** Renews this instance's lease from a worker thread, so a busy event loop cannot make it late. */
   private readonly lease: LeaseRenewer;
   private readonly lag = new EventLoopLag();
+  private readonly builds = new NormalizerBuilds(ADAPTERS_BUILD, Date.now());
   readonly limits: AdmissionLimits;
   private readonly slots: AdmissionSlots;
 
@@ -94,6 +97,23 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
         release,
       },
     };
+  }
+
+  /** Whether a stream's client is served from this instance's own session now (see NormalizerBuilds). */
+  sessionServes(): boolean {
+    return this.builds.sessionServes(Date.now());
+  }
+
+  /**
+   * A normalizer replica's presence (NormalizerPresenceController). One that runs another adapters build may
+   * store other events than this instance's sessions compute: every client of this instance is served from the
+   * log from here on, and new streams are while it runs.
+   */
+  normalizerHeard(replicaId: string, build: number): void {
+    const { otherBuild, isNew } = this.builds.heard(replicaId, build, Date.now());
+    if (!otherBuild) return;
+    if (isNew) this.logger.info(OTHER_BUILD_HEARD, { replica: replicaId, replica_adapters: build, adapters: ADAPTERS_BUILD, open_streams: this.runners.size });
+    for (const runner of this.runners.values()) runner.serveFromLog();
   }
 
   /** Whether a normalizer may have declared this instance lost at some time since `since` (see LeaseRenewer). */
@@ -179,6 +199,8 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
     await this.lease.stop();
   }
 }
+
+const OTHER_BUILD_HEARD = 'a normalizer replica runs another adapters build: the clients of this gateway are served from the stored log while it runs';
 
 /** How long a shutdown waits for the clients of its ended streams to read their terminal events. */
 const FOLLOWERS_WAIT_MS = 5_000;

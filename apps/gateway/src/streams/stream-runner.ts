@@ -1,7 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { NormalizerSession, TraceRecorder, createProviderAdapter, parseSseRecord, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
+import { ADAPTERS_BUILD, NormalizerSession, TraceRecorder, createProviderAdapter, parseSseRecord, type SseFrame, type UnstampedRecord } from '@llm-stream/adapters';
 import { AckedPublisher, RetryLoop, TraceMessageEncoder, toNatsHeaders, type FinishResult, type OutgoingMessage } from '@llm-stream/pipeline';
 import {
   HEADERS,
@@ -76,6 +76,8 @@ export interface StreamRunnerDeps {
   readonly leaseMayHaveLapsedSince: (since: number) => boolean;
   /** The stream's stored events after a seq: what the client is served once the log no longer follows this session. */
   readonly logFeed: (afterSeq: number) => ClientFeed;
+  /** False while a normalizer of another adapters build may store this stream's events (see NormalizerBuilds). */
+  readonly sessionServes: () => boolean;
 }
 
 /**
@@ -113,6 +115,7 @@ export class StreamRunner {
     );
     this.publisher = new AckedPublisher(deps.nc, deps.js, STREAM_NAMES.raw, rawSubject(spec.tenant, spec.streamId), { positionHeader: HEADERS.rawSeq });
     this.events = new LocalEventFeed(deps.logFeed);
+    if (!deps.sessionServes()) this.serveFromLog();
     this.publisher.onProgress((ackedThrough) => {
       this.events.acked(ackedThrough);
     });
@@ -157,6 +160,7 @@ export class StreamRunner {
           route: plan.route,
           gateway_id: this.deps.gatewayId,
           max_attempts: this.deps.retry.maxAttempts,
+          adapters: ADAPTERS_BUILD,
         },
         this.deps.redactor,
       ),
@@ -203,8 +207,18 @@ export class StreamRunner {
     );
   }
 
+  /**
+   * The client is served from the stored log from here on (a normalizer of another adapters build runs):
+   * after the events already released, which the log holds too.
+   */
+  serveFromLog(): void {
+    this.events.switchToLog();
+  }
+
   /** Starts the upstream attempts in the background. */
   start(): void {
+    // A normalizer of another build heard while the stream was opened (before the registry held it).
+    if (!this.deps.sessionServes()) this.serveFromLog();
     this.quietSince = this.deps.clock();
     this.heartbeatTimer = setInterval(() => {
       this.heartbeatIfIdle();

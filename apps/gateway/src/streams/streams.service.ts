@@ -160,6 +160,7 @@ export class StreamsService {
       redactor: this.redactor,
       leaseMayHaveLapsedSince: (since) => this.registry.leaseMayHaveLapsedSince(since),
       logFeed: (afterSeq) => this.feed(spec.tenant, streamId, afterSeq),
+      sessionServes: () => this.registry.sessionServes(),
     });
     try {
       await context.with(trace.setSpan(context.active(), span), () => runner.open());

@@ -3,6 +3,7 @@ import { JETSTREAM_CONSUMERS, jetStreamTransportProvider } from '@llm-stream/nes
 import { NormalizerConfig } from '../config/normalizer-config.js';
 import { GatewayLeaseController } from './gateway-lease.controller.js';
 import { GatewayLeaseService } from './gateway-lease.service.js';
+import { NormalizerPresenceService } from './normalizer-presence.service.js';
 import { StreamObserverService } from './stream-observer.service.js';
 import { StreamWorkersService } from './stream-workers.service.js';
 import { workConsumer } from './work-consumer.js';
@@ -14,6 +15,7 @@ import { WorkItemController } from './work-item.controller.js';
     { provide: JETSTREAM_CONSUMERS, inject: [NormalizerConfig], useFactory: (config: NormalizerConfig) => [workConsumer(config)] },
     jetStreamTransportProvider,
     GatewayLeaseService,
+    NormalizerPresenceService,
     StreamObserverService,
     StreamWorkersService,
   ],

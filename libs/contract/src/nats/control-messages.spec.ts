@@ -3,15 +3,18 @@ import {
   decodeCancelReply,
   decodeCancelRequest,
   decodeGatewayLease,
+  decodeNormalizerPresence,
   decodeReaderNotice,
   encodeCancelReply,
   encodeCancelRequest,
   encodeGatewayLease,
+  encodeNormalizerPresence,
   encodeReaderNotice,
   leaseSubjectGatewayId,
+  presenceSubjectReplicaId,
 } from './control-messages.js';
 import { gatewayInstanceId, parseGatewayInstanceId } from './gateway-instance.js';
-import { cancelSubject, gatewayLeaseSubject, readerSubject } from './subjects.js';
+import { cancelSubject, gatewayLeaseSubject, normalizerPresenceSubject, readerSubject } from './subjects.js';
 
 describe('control messages', () => {
   it('decode what their encoders write (the wire format the gateways already speak)', () => {
@@ -21,6 +24,8 @@ describe('control messages', () => {
     expect(encodeReaderNotice({ tenant: 'acme', action: 'detach' })).toBe('{"tenant":"acme","action":"detach"}');
     expect(decodeReaderNotice('{"tenant":"acme","action":"attach"}')).toEqual({ ok: true, value: { tenant: 'acme', action: 'attach' } });
     expect(decodeGatewayLease(encodeGatewayLease({ open_streams: 3 }))).toEqual({ ok: true, value: { open_streams: 3 } });
+    expect(encodeNormalizerPresence({ adapters: 2 })).toBe('{"adapters":2}');
+    expect(decodeNormalizerPresence('{"adapters":2}')).toEqual({ ok: true, value: { adapters: 2 } });
   });
 
   it.each([
@@ -30,6 +35,7 @@ describe('control messages', () => {
     ['a reply that is not ok', () => decodeCancelReply('{"ok":false}'), 'cancel reply has a missing or invalid ok'],
     ['an unknown reader action', () => decodeReaderNotice('{"tenant":"acme","action":"peek"}'), 'reader notice has a missing or invalid action'],
     ['a negative stream count', () => decodeGatewayLease('{"open_streams":-1}'), 'gateway lease has a missing or invalid open_streams'],
+    ['an adapters build that is no positive integer', () => decodeNormalizerPresence('{"adapters":"2"}'), 'normalizer presence has a missing or invalid adapters'],
   ])('refuse %s with a typed error that never quotes the message', (_what, decode, message) => {
     expect(decode()).toEqual({ ok: false, error: { code: 'invalid_control_message', message } });
   });
@@ -41,6 +47,8 @@ describe('control messages', () => {
     expect(controlSubjectStreamId('llm.raw.acme.st_1')).toBeNull();
     expect(leaseSubjectGatewayId(gatewayLeaseSubject('gw-1@a1b2'))).toBe('gw-1@a1b2');
     expect(leaseSubjectGatewayId('llm.control.cancel.st_1')).toBeNull();
+    expect(presenceSubjectReplicaId(normalizerPresenceSubject('nz-a1b2'))).toBe('nz-a1b2');
+    expect(presenceSubjectReplicaId(gatewayLeaseSubject('gw-1'))).toBeNull();
   });
 });
 

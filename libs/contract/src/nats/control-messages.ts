@@ -3,7 +3,8 @@ import { SUBJECT_ROOTS, isValidStreamId, isValidTenant } from './subjects.js';
 
 /**
  * The control plane between the services (core NATS, no JetStream): cancel requests and reader notices
- * between gateways, and the gateways' liveness leases the normalizers watch. Each message is JSON; every
+ * between gateways, the gateways' liveness leases the normalizers watch, and the normalizers' presence the
+ * gateways watch. Each message is JSON; every
  * decoder validates what it reads and returns a typed error instead of trusting a cast.
  */
 
@@ -59,6 +60,34 @@ export function decodeCancelReply(data: string): Result<CancelReply, ControlMess
   return ok({ ok: true });
 }
 
+/**
+ * `llm.normalizers.presence.<replica id>`: a normalizer replica is running, with this adapters build (see
+ * ADAPTERS_BUILD in @llm-stream/adapters). Sent every NORMALIZER_PRESENCE_INTERVAL_MS.
+ */
+export interface NormalizerPresence {
+  readonly adapters: number;
+}
+
+/** How often a normalizer replica says it is there; a gateway forgets one not heard for three intervals. */
+export const NORMALIZER_PRESENCE_INTERVAL_MS = 1_000;
+
+export function encodeNormalizerPresence(presence: NormalizerPresence): string {
+  return JSON.stringify({ adapters: presence.adapters });
+}
+
+export function decodeNormalizerPresence(data: string): Result<NormalizerPresence, ControlMessageError> {
+  const fields = jsonObject(data, 'normalizer presence');
+  if (!fields.ok) return fields;
+  const { adapters } = fields.value;
+  if (typeof adapters !== 'number' || !Number.isSafeInteger(adapters) || adapters < 1) return invalid('normalizer presence', 'adapters');
+  return ok({ adapters });
+}
+
+/** The replica id of a presence subject (`llm.normalizers.presence.<id>`); null for any other subject. */
+export function presenceSubjectReplicaId(subject: string): string | null {
+  return lastToken(SUBJECT_ROOTS.normalizerPresence, subject);
+}
+
 export function encodeReaderNotice(notice: ReaderNotice): string {
   return JSON.stringify({ tenant: notice.tenant, action: notice.action });
 }
@@ -103,10 +132,15 @@ export function controlSubjectStreamId(subject: string): string | null {
 
 /** The gateway instance id of a lease subject (`llm.gateways.lease.<id>`); null for any other subject. */
 export function leaseSubjectGatewayId(subject: string): string | null {
-  const prefix = `${SUBJECT_ROOTS.gatewayLease}.`;
+  return lastToken(SUBJECT_ROOTS.gatewayLease, subject);
+}
+
+/** The one token after `root` in `subject` (`<root>.<token>`); null for any other subject. */
+function lastToken(root: string, subject: string): string | null {
+  const prefix = `${root}.`;
   if (!subject.startsWith(prefix)) return null;
-  const id = subject.slice(prefix.length);
-  return id === '' || id.includes('.') ? null : id;
+  const token = subject.slice(prefix.length);
+  return token === '' || token.includes('.') ? null : token;
 }
 
 function jsonObject(data: string, what: string): Result<Readonly<Record<string, unknown>>, ControlMessageError> {

@@ -50,6 +50,7 @@ export const SUBJECT_ROOTS = {
   reader: 'llm.control.reader',
   gatewayLease: 'llm.gateways.lease',
   workHolder: 'llm.normalizers.holder',
+  normalizerPresence: 'llm.normalizers.presence',
 } as const;
 
 /** `llm.raw.<tenant>.<stream_id>` */
@@ -97,6 +98,14 @@ export function workHolderSubject(streamId: string): string {
 
 /** What every normalizer's work-progress thread subscribes to: the holder queries of all streams. */
 export const WORK_HOLDER_QUERIES = `${SUBJECT_ROOTS.workHolder}.*`;
+
+/** Core NATS: each normalizer replica says here, every few seconds, which adapters build it runs. */
+export function normalizerPresenceSubject(replicaId: string): string {
+  return `${SUBJECT_ROOTS.normalizerPresence}.${replicaId}`;
+}
+
+/** Every normalizer replica's presence subject (`llm.normalizers.presence.*`): what the gateways listen to. */
+export const NORMALIZER_PRESENCE_SUBJECTS = `${SUBJECT_ROOTS.normalizerPresence}.*` as const;
 
 /** Splits `llm.<root>.<tenant>.<stream_id>` subjects; `null` when the subject is not one of ours. */
 export function parseStreamSubject(subject: string): { tenant: string; streamId: string } | null {

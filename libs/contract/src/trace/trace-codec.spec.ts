@@ -17,6 +17,7 @@ const RECORDS: Readonly<Record<TraceRecordKind, readonly TraceRecord[]>> = {
   'stream.open': [
     { kind: 'stream.open', raw_seq: 1, ts: 1000, stream_id: 'st_1', tenant: 'acme', provider: 'anthropic', model: 'claude-test', gateway_id: 'gw-1', max_attempts: 2 },
     { kind: 'stream.open', raw_seq: 1, ts: 1000, stream_id: 'st_1', tenant: 'acme', provider: 'openai-chat', model: 'fast', route: 'azure-eu', gateway_id: 'gw-1', max_attempts: 2 },
+    { kind: 'stream.open', raw_seq: 1, ts: 1000, stream_id: 'st_1', tenant: 'acme', provider: 'anthropic', model: 'claude-test', gateway_id: 'gw-1', max_attempts: 2, adapters: 3 },
   ],
   'client.request': [{ kind: 'client.request', raw_seq: 2, ts: 1001, body: { model: 'm', messages: [{ role: 'user', content: 'Привет' }] } }],
   'attempt.start': [{ kind: 'attempt.start', raw_seq: 2, ts: 1001, attempt: 1 }],
@@ -150,6 +151,15 @@ describe('trace codec errors are typed values', () => {
     const message = encodeTraceRecord(open, STREAM);
     const result = decodeTraceRecord(lookup(message.headers), JSON.stringify({ ...open, route: 'Azure EU' }));
     expect(!result.ok && result.error.code).toBe('bad_body');
+  });
+
+  it('a stream.open whose adapters build is no positive integer', () => {
+    const open = { kind: 'stream.open', raw_seq: 1, ts: 1, stream_id: 's', tenant: 't', provider: 'openai-chat', model: 'm', gateway_id: 'g', max_attempts: 1 } as const;
+    const message = encodeTraceRecord(open, STREAM);
+    for (const adapters of [0, '3', 1.5]) {
+      const result = decodeTraceRecord(lookup(message.headers), JSON.stringify({ ...open, adapters }));
+      expect(!result.ok && result.error.code).toBe('bad_body');
+    }
   });
 
   const attemptStart = encodeTraceRecord({ kind: 'attempt.start', raw_seq: 2, ts: 1001, attempt: 1 }, STREAM);

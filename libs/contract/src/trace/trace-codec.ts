@@ -128,7 +128,7 @@ const REQUIRED: Readonly<Record<JsonRecordKind, Readonly<Record<string, FieldChe
 
 /** Optional fields per record kind: absent is fine, present must be well-typed. */
 const OPTIONAL: Readonly<Partial<Record<JsonRecordKind, Readonly<Record<string, FieldCheck>>>>> = {
-  'stream.open': { route: isValidRouteName },
+  'stream.open': { route: isValidRouteName, adapters: (value) => isInt(value) && (value as number) >= 1 },
   'upstream.response': { content_type: isString, retry_after_ms: isInt, request_id: isString, body: isString },
   'attempt.end': { detail: isString },
   'gateway.shutdown': { reason: (value) => typeof value === 'string' && (GATEWAY_SHUTDOWN_REASONS as readonly string[]).includes(value) },

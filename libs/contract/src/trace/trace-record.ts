@@ -53,6 +53,11 @@ export interface StreamOpenRecord extends RecordBase {
   readonly gateway_id: string;
   /** Attempts allowed before the first visible delta (1 = never retry). */
   readonly max_attempts: number;
+  /**
+   * The adapters build of the gateway that opened the stream (ADAPTERS_BUILD): the build whose events its
+   * own client was served while the normalizers ran the same one. Absent in traces recorded before 1.3.0.
+   */
+  readonly adapters?: number;
 }
 
 /**

@@ -71,20 +71,21 @@ const oneToken = (root: string): string => `${root}.*`;
 
 /**
  * What each service does on the bus (see docs/pipeline.md): the gateway publishes raw traces, work items, its
- * lease and control messages, and reads its streams' events; the normalizer reads raw traces and work items and
- * publishes events (and the record of a lost gateway into the raw trace); the audit log reads both logs.
+ * lease and control messages, and reads its streams' events and the normalizers' presence; the normalizer reads
+ * raw traces and work items and publishes events (and the record of a lost gateway into the raw trace) and its
+ * presence; the audit log reads both logs.
  */
 const GRANTS: Record<Exclude<PlatformIdentity, 'provisioner'>, Grant> = {
   gateway: {
     publishes: [any(SUBJECT_ROOTS.raw), any(SUBJECT_ROOTS.work), oneToken(SUBJECT_ROOTS.cancel), oneToken(SUBJECT_ROOTS.reader), oneToken(SUBJECT_ROOTS.gatewayLease)],
-    subscribes: [any(SUBJECT_ROOTS.events), oneToken(SUBJECT_ROOTS.cancel), oneToken(SUBJECT_ROOTS.reader)],
+    subscribes: [any(SUBJECT_ROOTS.events), oneToken(SUBJECT_ROOTS.cancel), oneToken(SUBJECT_ROOTS.reader), oneToken(SUBJECT_ROOTS.normalizerPresence)],
     reads: [STREAM_NAMES.events, STREAM_NAMES.raw],
     inspects: [STREAM_NAMES.raw, STREAM_NAMES.work],
     durables: [],
   },
   normalizer: {
     // Holder queries: a replica asks, and answers for, the work items it holds (work-progress thread).
-    publishes: [any(SUBJECT_ROOTS.events), any(SUBJECT_ROOTS.raw), oneToken(SUBJECT_ROOTS.workHolder)],
+    publishes: [any(SUBJECT_ROOTS.events), any(SUBJECT_ROOTS.raw), oneToken(SUBJECT_ROOTS.workHolder), oneToken(SUBJECT_ROOTS.normalizerPresence)],
     subscribes: [any(SUBJECT_ROOTS.raw), oneToken(SUBJECT_ROOTS.gatewayLease), oneToken(SUBJECT_ROOTS.workHolder)],
     reads: [STREAM_NAMES.raw, STREAM_NAMES.events],
     inspects: [STREAM_NAMES.events, STREAM_NAMES.raw, STREAM_NAMES.work],
