@@ -28,7 +28,7 @@ export class GatewayConfig extends ServiceConfig {
 
   /**
    * Upstream routes, model aliases and per-tenant allow-lists as JSON (format in docs/configuration.md,
-   * "Routes"); empty: only the four default routes. Secrets are referenced (`{"env"}` or `{"file"}`), never inline.
+   * "Routes"); empty: only the default route of each protocol. Secrets are referenced (`{"env"}` or `{"file"}`), never inline.
    */
   @IsString()
   GATEWAY_ROUTES = '';

@@ -28,7 +28,7 @@ const INTERNAL: readonly ApiErrorCode[] = ['internal'];
 export function CreateStreamDocs(): MethodDecorator {
   return applyDecorators(
     ApiOperation({ summary: 'Starts a stream through a route', description: "Calls the route's upstream (a protocol name is its default route) with the provider's own request body." }),
-    ApiParam({ name: 'route', description: 'A route name, or a protocol name (`openai`, `anthropic`, `gemini`).', schema: { type: 'string' } }),
+    ApiParam({ name: 'route', description: 'A route name, or a protocol name (`openai-chat`, `openai-responses`, `anthropic`, `gemini`, `gemini-interactions`).', schema: { type: 'string' } }),
     ApiQuery({ name: 'model', required: false, description: 'The model, for a protocol whose body does not name it (gemini).', schema: { type: 'string' } }),
     ApiBody({ description: "The provider's own request (JSON; gzip, deflate or br Content-Encoding accepted).", schema: { type: 'object', additionalProperties: true } }),
     eventStream('The stream: its events from seq 1 until its terminal event.'),
