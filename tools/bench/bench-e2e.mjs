@@ -12,6 +12,8 @@
 // `--heartbeat-ms N`: the gateway's heartbeat interval (default 600000, off for these runs; the shipped one is 15000).
 // `--prefill N` first stores N earlier streams of 100 raw records and 100 events each (a store holding its
 // retention, not an empty one: what JetStream does per request can grow with what it holds).
+// `--services-root <worktree>` runs the replay provider, gateway and normalizer built in another worktree (e.g. an
+// older commit, after `npm ci && npm run build` there) against this tree's baselines: a before/after in one sitting.
 import { request } from 'node:http';
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     // earlier runs); `--heartbeat-ms 15000` is the shipped setting, under which an idle stream's records are
     // proven stored and forgotten at its first heartbeat.
     'heartbeat-ms': { type: 'string', default: '600000' },
+    'services-root': { type: 'string' },
   },
 });
 const STREAMS = Number(values.streams);
@@ -52,6 +55,7 @@ const SETTLE_S = Number(values.settle);
 const HEARTBEAT_MS = values['heartbeat-ms'];
 const ENDPOINTS = { anthropic: '/v1/messages', 'openai-chat': '/v1/chat/completions', 'openai-responses': '/v1/responses' };
 const root = join(import.meta.dirname, '../..');
+const servicesRoot = values['services-root'] ?? root;
 const KEY = 'bench-key';
 const now = () => performance.timeOrigin + performance.now();
 
@@ -79,7 +83,7 @@ const ports = {
 // BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each service there when it stops.
 const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
 const node = (name, app, env) =>
-  startProcess(process.execPath, [...profile, join(root, `apps/${app}/dist/main.js`)], { name, cwd: root, env: { ...process.env, ...env } });
+  startProcess(process.execPath, [...profile, join(servicesRoot, `apps/${app}/dist/main.js`)], { name, cwd: servicesRoot, env: { ...process.env, ...env } });
 const replay = node('replay', 'replay-provider', { REPLAY_PORT: String(ports.replay), REPLAY_REQUEST_LOG_LIMIT: '100' });
 // The baseline of the paced phase: one more node process that only forwards the provider's bytes.
 const benchProcess = (name, script, env) =>
@@ -393,6 +397,7 @@ try {
   const added = (latencies, p) => percentile(latencies, p) - percentile(direct.latencies, p);
   const { ackedRelay, ackedRelay2 } = relayed;
   out(`pipeline: ${PROVIDER}, ${STREAMS} concurrent streams x ${FRAMES} frames, one every ${INTERVAL} ms (${Math.round((STREAMS * 1000) / INTERVAL)} frames/s offered), tracing on (OTLP to a collector)`);
+  if (servicesRoot !== root) out(`  services under test built in ${servicesRoot}`);
   out(`  latency send->receipt, direct from the replay provider: p50 ${ms(percentile(direct.latencies, 50))}  p99 ${ms(percentile(direct.latencies, 99))}  (${direct.latencies.length} deltas)`);
   out(`  latency send->receipt, through a plain node proxy:      p50 ${ms(percentile(proxied.latencies, 50))}  p99 ${ms(percentile(proxied.latencies, 99))}  (${proxied.latencies.length} deltas, errors ${proxied.errors})`);
   out(`  added by the plain proxy (one more node process):        p50 ${ms(added(proxied.latencies, 50))}  p99 ${ms(added(proxied.latencies, 99))}   (CPU ${proxied.usPerEvent.proxy.toFixed(1)} us per SSE record)`);
