@@ -21,7 +21,7 @@ describe('repository paths', () => {
     const transcripts = listTranscripts();
     const providers = [...new Set(transcripts.map((transcript) => transcript.provider))];
 
-    expect(providers).toEqual(['anthropic', 'gemini', 'openai-chat', 'openai-responses']);
+    expect(providers).toEqual(['anthropic', 'gemini', 'gemini-interactions', 'openai-chat', 'openai-responses']);
     for (const provider of providers) {
       expect(transcripts.filter((transcript) => transcript.provider === provider).map((transcript) => transcript.name)).toEqual(
         expect.arrayContaining(['simple_text', 'multi_block', 'tool_fragmented_json', 'parallel_tools', 'error_mid_stream', 'interrupted', 'reasoning', 'refusal']),

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 
 /** One recorded provider stream of conformance/transcripts. */
 export interface TranscriptFile {
-  /** Directory name: `openai-chat`, `openai-responses`, `anthropic`, `gemini`. */
+  /** Directory name: one protocol of `PROVIDERS` (`openai-chat`, `openai-responses`, `anthropic`, `gemini`, `gemini-interactions`). */
   readonly provider: string;
   /** Case name without extension, e.g. `tool_fragmented_json`. */
   readonly name: string;
