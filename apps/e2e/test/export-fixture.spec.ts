@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isProviderName, type ProviderName } from '@llm-stream/contract';
+import { PROVIDERS, isProviderName, type ProviderName } from '@llm-stream/contract';
 import { repoRoot, runCommand } from '@llm-stream/testing';
 import { API_KEYS } from './support/api-keys.js';
 import { AUDIT_KEYS, AUDIT_STORES, runCli, startAuditLog, type RunningAuditLog } from './support/audit-log.js';
@@ -111,8 +111,8 @@ describe.each(AUDIT_STORES.map((store) => [store] as const))('llm-stream export 
       { cwd: repoRoot(), env: { ...process.env, CONFORMANCE_TRANSCRIPTS_DIR: out, UPDATE_GOLDEN: '0', FORCE_COLOR: '0' }, timeoutMs: 300_000 },
     );
     expect({ code: kit.code, failures: kit.stderr.split('\n').filter((line) => line.includes('✕')) }).toEqual({ code: 0, failures: [] });
-    // The kit read the exported corpus, every case of it.
-    expect(kit.stderr).toMatch(new RegExp(`Tests:\\s+${String(transcripts.length * 2 + 4)} passed`));
+    // The kit read the exported corpus, every case of it: two tests per case and one per protocol.
+    expect(kit.stderr).toMatch(new RegExp(`Tests:\\s+${String(transcripts.length * 2 + PROVIDERS.length)} passed`));
   }, 300_000);
 
   describe('a stream of several attempts', () => {
