@@ -1,4 +1,3 @@
-import { HttpStatus } from '@nestjs/common';
 import { ApiError } from './api-error.js';
 
 /**
@@ -16,7 +15,7 @@ export class BeyondEndError extends ApiError {
     readonly terminalSeq: number,
   ) {
     super(
-      HttpStatus.BAD_REQUEST,
+      400,
       'beyond_end',
       `Last-Event-ID ${String(afterSeq)} is past the stream's terminal event (seq ${String(terminalSeq)}): no event follows it`,
     );
