@@ -273,7 +273,7 @@ process.stdout.write(`
   Or open the diagnostics console in a browser and sign in with the key ${demoKey}: ${audit}/console/
 
 Other recorded answers: model = any file name in conformance/transcripts/<provider>/ (openai-chat, openai-responses,
-anthropic, gemini; for gemini put the model in the body). Ctrl-C stops everything.
+anthropic, gemini, gemini-interactions; for gemini put the model in the body). Ctrl-C stops everything.
 `);
 if (natsAuth !== null) {
   const backend = natsAuth.credentials.tenants[demoTenant].backend;
