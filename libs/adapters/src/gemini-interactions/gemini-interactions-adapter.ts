@@ -2,7 +2,7 @@ import type { AttemptEndRecord, MachineInput, UpstreamResponseRecord, Usage } fr
 import type { ProviderAdapter } from '../adapter.js';
 import { objectField, parseJsonObject, stringField, type JsonObject } from '../shared/json-payload.js';
 import { optional } from '../shared/optional.js';
-import { protocolFailure, providerFailure } from '../shared/protocol-failure.js';
+import { protocolFailure, providerCancelled, providerFailure } from '../shared/protocol-failure.js';
 import { unknownEvent } from '../shared/unknown-warning.js';
 import type { SseFrame } from '../sse/sse-frame.js';
 import { convertInteractionsUsage } from './convert-interactions-usage.js';
@@ -185,10 +185,6 @@ function isKnownEvent(type: string): type is InteractionsEventType {
 }
 
 function cancelled(): MachineInput {
-  return {
-    type: 'fail',
-    status: 'interrupted',
-    error: { category: 'client_cancelled', retryable: null, provider_code: 'cancelled', message: 'the interaction was cancelled' },
-  };
+  return providerCancelled('cancelled', 'the interaction was cancelled');
 }
 

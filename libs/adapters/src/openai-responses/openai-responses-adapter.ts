@@ -3,7 +3,7 @@ import type { ProviderAdapter } from '../adapter.js';
 import { httpErrorFailure } from '../shared/http-error-failure.js';
 import { numberField, objectField, parseJsonObject, stringField, type JsonObject } from '../shared/json-payload.js';
 import { optional } from '../shared/optional.js';
-import { protocolFailure, providerFailure } from '../shared/protocol-failure.js';
+import { protocolFailure, providerCancelled, providerFailure } from '../shared/protocol-failure.js';
 import { unknownEvent } from '../shared/unknown-warning.js';
 import type { SseFrame } from '../sse/sse-frame.js';
 import { convertOpenAiResponsesUsage } from './convert-openai-responses-usage.js';
@@ -245,13 +245,9 @@ export class OpenAiResponsesAdapter implements ProviderAdapter {
   }
 }
 
-/** response.cancelled: the response was stopped before a result; nobody can say a retry would succeed. */
+/** response.cancelled: the response was stopped before a result. */
 function cancelled(): FailInput {
-  return {
-    type: 'fail',
-    status: 'interrupted',
-    error: { category: 'client_cancelled', retryable: null, provider_code: null, message: 'the provider reported the response as cancelled' },
-  };
+  return providerCancelled(null, 'the provider reported the response as cancelled');
 }
 
 function isKnownEvent(type: string): type is OpenAiResponsesEventType {
