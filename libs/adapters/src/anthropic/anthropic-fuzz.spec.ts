@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { checkInvariants, isTerminalEvent, type ContractEvent } from '@llm-stream/contract';
-import { loadTranscripts, recordTexts } from '../../test/conformance-harness.js';
-import { binaryJunk, damagedBodies, mutatedRecords } from '../../test/fuzz-mutations.js';
+import type { ContractEvent } from '@llm-stream/contract';
+import { loadTranscripts } from '../../test/conformance-harness.js';
+import { expectWellFormed, fuzzTranscripts } from '../../test/transcript-fuzzing.js';
 import { runTranscript } from '../session/run-transcript.js';
 import { AnthropicAdapter } from './anthropic-adapter.js';
 
@@ -10,10 +10,6 @@ import { AnthropicAdapter } from './anthropic-adapter.js';
  * any bytes, normalization never throws, ends with exactly one terminal event, and keeps every invariant.
  * About 10,000 runs in all; the seeds are fast-check's (a failure prints its seed and shrunk input).
  */
-const transcripts = loadTranscripts('anthropic');
-const bodies = transcripts.map((transcript) => transcript.body);
-const recordLists = transcripts.map((transcript) => recordTexts(transcript.body).texts);
-
 function normalize(body: Buffer | string | readonly (Buffer | string)[], maxFrameBytes?: number): ContractEvent[] {
   return runTranscript('anthropic', body, {
     createAdapter: () => new AnthropicAdapter(),
@@ -21,12 +17,6 @@ function normalize(body: Buffer | string | readonly (Buffer | string)[], maxFram
     clock: () => 0,
     ...(maxFrameBytes !== undefined && { maxFrameBytes }),
   }).events;
-}
-
-function expectWellFormed(events: readonly ContractEvent[]): void {
-  expect(events.filter(isTerminalEvent)).toHaveLength(1);
-  expect(events.at(-1)?.type).toMatch(/^stream\.(done|error)$/);
-  expect(checkInvariants(events)).toStrictEqual([]);
 }
 
 // --- records built from the protocol's vocabulary, with wrong types mixed in ---------------------------
@@ -163,41 +153,12 @@ const PROLOGUE =
   'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_01X","model":"claude-x","usage":{"input_tokens":3,"output_tokens":1}}}\n\n';
 
 describe('Anthropic adapter fuzzing', () => {
-  it('handles random sequences of known, unknown and malformed records, in any order', () => {
-    fc.assert(
-      fc.property(fc.boolean(), fc.array(record, { maxLength: 30 }), (withPrologue, records) => {
-        expectWellFormed(normalize((withPrologue ? PROLOGUE : '') + records.join('')));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  it("handles our transcripts' records shuffled, duplicated and dropped", () => {
-    fc.assert(
-      fc.property(mutatedRecords(recordLists), (texts) => {
-        expectWellFormed(normalize(texts.join('')));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  it('handles our transcripts truncated at any byte, flipped bytes and random chunking', () => {
-    fc.assert(
-      fc.property(damagedBodies(bodies), (chunks) => {
-        expectWellFormed(normalize(chunks));
-      }),
-      { numRuns: 2500 },
-    );
-  });
-
-  it('handles binary bodies and binary junk between valid records', () => {
-    fc.assert(
-      fc.property(binaryJunk(recordLists), ({ alone, between }) => {
-        expectWellFormed(normalize(alone));
-        expectWellFormed(normalize(between));
-      }),
-      { numRuns: 1500 },
-    );
+  fuzzTranscripts({
+    normalize,
+    transcripts: loadTranscripts('anthropic'),
+    record,
+    prologue: PROLOGUE,
+    numRuns: { random: 3000, shuffled: 3000, damaged: 2500, junk: 1500 },
   });
 
   it('handles huge lines: a huge valid delta, and lines over the frame limit with or without an end', () => {

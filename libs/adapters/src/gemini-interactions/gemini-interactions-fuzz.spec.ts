@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { checkInvariants, isTerminalEvent, type ContractEvent } from '@llm-stream/contract';
-import { loadTranscripts, recordTexts } from '../../test/conformance-harness.js';
-import { binaryJunk, damagedBodies, mutatedRecords } from '../../test/fuzz-mutations.js';
+import type { ContractEvent } from '@llm-stream/contract';
+import { loadTranscripts } from '../../test/conformance-harness.js';
+import { fuzzTranscripts } from '../../test/transcript-fuzzing.js';
 import { runTranscript } from '../session/run-transcript.js';
 import { GeminiInteractionsAdapter } from './gemini-interactions-adapter.js';
 
@@ -9,22 +9,12 @@ import { GeminiInteractionsAdapter } from './gemini-interactions-adapter.js';
  * Fuzzing the Interactions adapter through the whole pipeline (decoder, adapter, session, state machine): for
  * any bytes, normalization never throws, ends with exactly one terminal event, and keeps every invariant.
  */
-const transcripts = loadTranscripts('gemini-interactions');
-const bodies = transcripts.map((transcript) => transcript.body);
-const recordLists = transcripts.map((transcript) => recordTexts(transcript.body).texts);
-
 function normalize(body: Buffer | string | readonly (Buffer | string)[]): ContractEvent[] {
   return runTranscript('gemini-interactions', body, {
     createAdapter: () => new GeminiInteractionsAdapter(),
     streamId: 'st_fuzz',
     clock: () => 0,
   }).events;
-}
-
-function expectWellFormed(events: readonly ContractEvent[]): void {
-  expect(events.filter(isTerminalEvent)).toHaveLength(1);
-  expect(events.at(-1)?.type).toMatch(/^stream\.(done|error)$/);
-  expect(checkInvariants(events)).toStrictEqual([]);
 }
 
 // --- records built from the protocol's vocabulary, with wrong types mixed in ---------------------------
@@ -111,40 +101,11 @@ const record = fc.oneof(
 const PROLOGUE = 'event: interaction.created\ndata: {"event_type":"interaction.created","interaction":{"id":"v1_fuzz","status":"in_progress"}}\n\n';
 
 describe('Gemini Interactions adapter fuzzing', () => {
-  it('handles random sequences of known, unknown and malformed records, in any order', () => {
-    fc.assert(
-      fc.property(fc.boolean(), fc.array(record, { maxLength: 30 }), (withPrologue, records) => {
-        expectWellFormed(normalize((withPrologue ? PROLOGUE : '') + records.join('')));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  it("handles our transcripts' records shuffled, duplicated and dropped", () => {
-    fc.assert(
-      fc.property(mutatedRecords(recordLists), (texts) => {
-        expectWellFormed(normalize(texts.join('')));
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('handles our transcripts truncated at any byte, flipped bytes and random chunking', () => {
-    fc.assert(
-      fc.property(damagedBodies(bodies), (chunks) => {
-        expectWellFormed(normalize(chunks));
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('handles binary bodies and binary junk between valid records', () => {
-    fc.assert(
-      fc.property(binaryJunk(recordLists), ({ alone, between }) => {
-        expectWellFormed(normalize(alone));
-        expectWellFormed(normalize(between));
-      }),
-      { numRuns: 1000 },
-    );
+  fuzzTranscripts({
+    normalize,
+    transcripts: loadTranscripts('gemini-interactions'),
+    record,
+    prologue: PROLOGUE,
+    numRuns: { random: 3000, shuffled: 2000, damaged: 2000, junk: 1000 },
   });
 });
