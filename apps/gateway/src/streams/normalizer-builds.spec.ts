@@ -23,4 +23,11 @@ describe('NormalizerBuilds', () => {
     // nz-b went away (a rolling upgrade finished): forgotten after three silent intervals.
     expect(builds.sessionServes(3 * INTERVAL + 2)).toBe(true);
   });
+
+  it('takes a replica heard again after three silent intervals for a new one, whether or not it was pruned', () => {
+    const builds = new NormalizerBuilds(3, 0);
+    builds.heard('nz-b', 4, 0);
+    expect(builds.heard('nz-b', 4, 3 * INTERVAL + 1)).toStrictEqual({ otherBuild: true, isNew: true });
+    expect(builds.heard('nz-b', 4, 4 * INTERVAL)).toStrictEqual({ otherBuild: true, isNew: false });
+  });
 });

@@ -21,9 +21,13 @@ export class NormalizerBuilds {
     private readonly startedAt: number,
   ) {}
 
-  /** A replica's presence: whether it runs another build than this gateway, and whether it is new here. */
+  /**
+   * A replica's presence: whether it runs another build than this gateway, and whether it is new here (never
+   * heard, or forgotten: silent for three intervals).
+   */
   heard(replicaId: string, build: number, now: number): { readonly otherBuild: boolean; readonly isNew: boolean } {
-    const isNew = !this.replicas.has(replicaId);
+    const previous = this.replicas.get(replicaId);
+    const isNew = previous === undefined || now - previous.heardAt > FORGET_AFTER_MS;
     this.replicas.set(replicaId, { build, heardAt: now });
     return { otherBuild: build !== this.ownBuild, isNew };
   }

@@ -106,13 +106,14 @@ export class StreamRegistry implements OnApplicationBootstrap, BeforeApplication
 
   /**
    * A normalizer replica's presence (NormalizerPresenceController). One that runs another adapters build may
-   * store other events than this instance's sessions compute: every client of this instance is served from the
-   * log from here on, and new streams are while it runs.
+   * store other events than this instance's sessions compute: when it appears, every client of this instance is
+   * served from the log from then on; streams opened while it runs are served from the log from the start
+   * (sessionServes), so its later announcements change nothing.
    */
   normalizerHeard(replicaId: string, build: number): void {
     const { otherBuild, isNew } = this.builds.heard(replicaId, build, Date.now());
-    if (!otherBuild) return;
-    if (isNew) this.logger.info(OTHER_BUILD_HEARD, { replica: replicaId, replica_adapters: build, adapters: ADAPTERS_BUILD, open_streams: this.runners.size });
+    if (!otherBuild || !isNew) return;
+    this.logger.info(OTHER_BUILD_HEARD, { replica: replicaId, replica_adapters: build, adapters: ADAPTERS_BUILD, open_streams: this.runners.size });
     for (const runner of this.runners.values()) runner.serveFromLog();
   }
 
