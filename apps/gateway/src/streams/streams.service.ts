@@ -183,8 +183,7 @@ export class StreamsService {
 
   /** GET /v1/streams/{id}/events: the stream's events after `afterSeq` (Last-Event-ID), live or finished. */
   async resume(streamId: string, afterSeq: number, principal: ApiKeyPrincipal, response: ServerResponse): Promise<void> {
-    await this.requireStream(streamId, principal.tenant);
-    const newest = afterSeq > 0 ? await this.newestEvent(streamId, principal.tenant) : undefined;
+    const newest = await this.requireStream(streamId, principal.tenant);
     if (newest?.ends === true && afterSeq > newest.seq) throw new BeyondEndError(afterSeq, newest.seq);
     const local = this.registry.local(streamId);
     const following = this.follow(
@@ -212,9 +211,8 @@ export class StreamsService {
       local.cancel('client_request');
       return { stream_id: streamId, status: 'cancelling' };
     }
-    await this.requireStream(streamId, principal.tenant);
     // The stored log says at once whether it has ended; only a live stream needs its gateway's answer.
-    if (await this.hasEnded(streamId, principal.tenant))
+    if ((await this.requireStream(streamId, principal.tenant))?.ends === true)
       throw new ApiError(HttpStatus.CONFLICT, 'already_ended', 'the stream has already ended');
     try {
       const reply = await this.nc.request(cancelSubject(streamId), encodeCancelRequest({ tenant: principal.tenant }), { timeout: 2_000 });
@@ -228,27 +226,21 @@ export class StreamsService {
   /**
    * 404 unless the tenant's subjects hold the stream: another tenant's stream is indistinguishable from none.
    * Its events, or else its raw trace: `stream.open` is stored before the client ever learns the stream id,
-   * while the first event waits for a normalizer (none may be running right now).
+   * while the first event waits for a normalizer (none may be running right now). Answers the newest event the
+   * log holds (its seq, and whether it ends the stream), read in the same request that proves the stream exists;
+   * undefined when the log holds no event yet (or one it cannot decode).
    */
-  private async requireStream(streamId: string, tenant: string): Promise<void> {
-    const holds = async (stream: string, subject: string): Promise<boolean> => (await storedMessageCount(this.jsm, stream, subject)) > 0;
-    const exists =
-      isValidStreamId(streamId) &&
-      (await lookUp(async () => (await holds(STREAM_NAMES.events, eventsSubject(tenant, streamId))) || (await holds(STREAM_NAMES.raw, rawSubject(tenant, streamId)))));
-    if (!exists) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `no stream ${streamId}`);
-  }
-
-  private async hasEnded(streamId: string, tenant: string): Promise<boolean> {
-    return (await this.newestEvent(streamId, tenant))?.ends === true;
-  }
-
-  /** The newest event the log holds for the stream: its seq, and whether it ends the stream. */
-  private async newestEvent(streamId: string, tenant: string): Promise<{ readonly seq: number; readonly ends: boolean } | undefined> {
-    const subject = eventsSubject(tenant, streamId);
-    const last = await lookUp(() => this.jsm.streams.getMessage(STREAM_NAMES.events, { last_by_subj: subject }));
-    if (!last) return undefined;
-    const decoded = decodeEventMessage(subject, last.string(), { validate: false });
-    return decoded.ok ? { seq: decoded.value.event.seq, ends: isTerminalEvent(decoded.value.event) } : undefined;
+  private async requireStream(streamId: string, tenant: string): Promise<{ readonly seq: number; readonly ends: boolean } | undefined> {
+    if (isValidStreamId(streamId)) {
+      const subject = eventsSubject(tenant, streamId);
+      const last = await lookUp(() => this.jsm.streams.getMessage(STREAM_NAMES.events, { last_by_subj: subject }));
+      if (last) {
+        const decoded = decodeEventMessage(subject, last.string(), { validate: false });
+        return decoded.ok ? { seq: decoded.value.event.seq, ends: isTerminalEvent(decoded.value.event) } : undefined;
+      }
+      if (await lookUp(async () => (await storedMessageCount(this.jsm, STREAM_NAMES.raw, rawSubject(tenant, streamId))) > 0)) return undefined;
+    }
+    throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `no stream ${streamId}`);
   }
 
   /** The stream's events as the log holds them, after `afterSeq` (a resume, or an owner's session that no longer follows the log). */
