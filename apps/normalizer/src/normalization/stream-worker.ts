@@ -70,9 +70,10 @@ export interface StreamWorkerDeps {
  * `gateway.lost` to the raw trace, which ends the stream for every replica the same way.
  *
  * Records come live by core subscription, each once, as they arrive (LiveLogReader: the ones stored before it
- * subscribed, a gap and a reconnect are read from JetStream); the session puts them in raw_seq order. A `gateway.lost` (raw_seq 0, outside the
- * gateway's numbering) takes effect where it is stored, so once one exists the rest of the trace is read from
- * the store, in stored order, up to it: every replica ends the stream at the same record.
+ * subscribed, a gap and a reconnect are read from JetStream); the session puts them in raw_seq order. A
+ * `gateway.lost` (raw_seq 0, outside the gateway's numbering) takes effect where it is stored, so once one exists
+ * the rest of the trace is read from the store, in stored order, up to it: every replica ends the stream at the
+ * same record.
  */
 export class StreamWorker {
   /** The stream's raw trace, live, each record once (it survives a NATS restart). */
