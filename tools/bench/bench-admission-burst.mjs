@@ -9,7 +9,8 @@ import { request } from 'node:http';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { getFreePort, startNatsServer, startProcess, waitFor } from '@llm-stream/testing';
+import { getFreePort, startNatsServer, startProcess } from '@llm-stream/testing';
+import { percentile, waitUntilReady } from './bench-support.mjs';
 
 const root = join(import.meta.dirname, '../..');
 // The shipped MAX_OPEN_STREAMS is the config class's default (its decorators need reflect-metadata).
@@ -37,13 +38,6 @@ const gateway = node('gateway', 'gateway', {
   ...(values['lag-bound-ms'] !== undefined && { MAX_EVENT_LOOP_LAG_MS: values['lag-bound-ms'] }),
 });
 const services = [gateway, normalizer, replay];
-const ready = async (url) => {
-  try {
-    return (await fetch(url)).ok;
-  } catch {
-    return false;
-  }
-};
 
 /** POSTs one stream request; resolves with its status, its refusal's code and message, and when its first SSE event came. */
 function post(body, signal) {
@@ -78,13 +72,11 @@ function post(body, signal) {
   });
 }
 
-const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
-
 const abort = new AbortController();
 try {
-  await waitFor(() => ready(`http://127.0.0.1:${ports.replay}/_replay/health`), { timeoutMs: 30_000, description: 'replay provider' });
-  await waitFor(() => ready(`http://127.0.0.1:${ports.normalizer}/health/ready`), { timeoutMs: 30_000, description: 'normalizer' });
-  await waitFor(() => ready(`http://127.0.0.1:${ports.gateway}/health/ready`), { timeoutMs: 30_000, description: 'gateway' });
+  await waitUntilReady(`http://127.0.0.1:${ports.replay}/_replay/health`, 'replay provider');
+  await waitUntilReady(`http://127.0.0.1:${ports.normalizer}/health/ready`, 'normalizer');
+  await waitUntilReady(`http://127.0.0.1:${ports.gateway}/health/ready`, 'gateway');
   // Three frames, then only a ping every 5 s (under the idle timeout): the upstream never ends, and neither does the stream.
   const scenario = await (
     await fetch(`http://127.0.0.1:${ports.replay}/_replay/scenarios`, {

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getFreePort, startNatsServer, startOtlpCollector, startProcess, waitFor } from '@llm-stream/testing';
 import { tenantEventsWildcard } from '@llm-stream/contract';
+import { percentile, waitUntilReady } from './bench-support.mjs';
 import { cpuSeconds } from './proc-cpu.mjs';
 import { prefillStore } from './prefill-store.mjs';
 
@@ -137,20 +138,13 @@ const gateway = node('gateway', 'gateway', {
   // Admission control would refuse the idle phase's streams above its default (1,000 open per gateway).
   MAX_OPEN_STREAMS: String(OPEN + STREAMS),
 });
-const ready = async (url) => {
-  try {
-    return (await fetch(url)).ok;
-  } catch {
-    return false;
-  }
-};
-await waitFor(() => ready(`http://127.0.0.1:${ports.replay}/_replay/health`), { timeoutMs: 30_000, description: 'replay provider' });
-await waitFor(() => ready(`http://127.0.0.1:${ports.proxy}/_replay/health`), { timeoutMs: 30_000, description: 'plain proxy' });
+await waitUntilReady(`http://127.0.0.1:${ports.replay}/_replay/health`, 'replay provider');
+await waitUntilReady(`http://127.0.0.1:${ports.proxy}/_replay/health`, 'plain proxy');
 for (const echo of Object.values(relayEchoes)) await echo.waitForLine(/^ready$/, 30_000);
 await backend.waitForLine(/^ready$/, 30_000);
-for (const name of Object.keys(relays)) await waitFor(() => ready(`http://127.0.0.1:${ports[name]}/_replay/health`), { timeoutMs: 30_000, description: name });
-await waitFor(() => ready(`http://127.0.0.1:${ports.normalizer}/health/ready`), { timeoutMs: 30_000, description: 'normalizer' });
-await waitFor(() => ready(`http://127.0.0.1:${ports.gateway}/health/ready`), { timeoutMs: 30_000, description: 'gateway' });
+for (const name of Object.keys(relays)) await waitUntilReady(`http://127.0.0.1:${ports[name]}/_replay/health`, name);
+await waitUntilReady(`http://127.0.0.1:${ports.normalizer}/health/ready`, 'normalizer');
+await waitUntilReady(`http://127.0.0.1:${ports.gateway}/health/ready`, 'gateway');
 
 async function scenario(response) {
   const answer = await fetch(`http://127.0.0.1:${ports.replay}/_replay/scenarios`, {
@@ -193,9 +187,6 @@ function stream(port, path, body, onData, signal, onHead) {
 }
 
 const STAMP = /t=(\d+\.\d{3});/;
-function percentile(sorted, p) {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 /**
  * Runs `count` concurrent streams; returns per-event latencies, first-delta latencies, events, errors. `via`:
