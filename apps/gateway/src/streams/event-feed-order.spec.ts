@@ -1,4 +1,5 @@
-// The feed's errors come from the service kit, whose config classes carry decorators: the reflection API first, as in the app.
+// The feed's errors come from the service kit, whose config classes carry decorators: the reflection API first,
+// as in the app.
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

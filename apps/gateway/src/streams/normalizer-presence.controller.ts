@@ -4,7 +4,10 @@ import { NORMALIZER_PRESENCE_SUBJECTS, decodeNormalizerPresence, presenceSubject
 import { CORE_NATS, CoreNatsContext } from '@llm-stream/nest-kit';
 import { StreamRegistry } from './stream-registry.service.js';
 
-/** Every normalizer replica's presence (core NATS, `llm.normalizers.presence.<replica id>`): which adapters build it runs. */
+/**
+ * Every normalizer replica's presence (core NATS, `llm.normalizers.presence.<replica id>`): which adapters build it
+ * runs.
+ */
 @Controller()
 export class NormalizerPresenceController {
   constructor(private readonly registry: StreamRegistry) {}

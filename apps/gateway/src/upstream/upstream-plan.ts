@@ -43,9 +43,9 @@ export function requestedModel(protocol: ProviderName, body: Record<string, unkn
 
 /**
  * The upstream request for a client's body on a resolved route, passed through with the streaming switches
- * forced: `stream: true` everywhere (Gemini's `streamGenerateContent` streams by its URL instead), `stream_options.include_usage`
- * for OpenAI chat, the upstream model in the body (or, for Gemini and Azure deployments, in the URL), the protocol's headers, the route's auth header
- * and extra headers.
+ * forced: `stream: true` everywhere (Gemini's `streamGenerateContent` streams by its URL instead),
+ * `stream_options.include_usage` for OpenAI chat, the upstream model in the body (or, for Gemini and Azure
+ * deployments, in the URL), the protocol's headers, the route's auth header and extra headers.
  */
 export function planUpstream(
   target: RouteResolution,
