@@ -47,6 +47,9 @@ const OVERLOAD_RETRY_AFTER_S = 1;
 /** The metric labels of a stream this instance opened. */
 type StreamLabels = { readonly provider: ProviderName; readonly route: string };
 
+/** A stream this instance just created, for its time to first delta: its labels and when it was accepted. */
+type CreatedStream = { readonly labels: StreamLabels; readonly acceptedAt: number };
+
 /** The HTTP API's behaviour: create a stream, follow (resume) one, cancel one. */
 @Injectable()
 export class StreamsService {
@@ -83,7 +86,7 @@ export class StreamsService {
       slot.release();
     }
     // The client is served from this instance's own session, each event once its raw records are acked.
-    const following = this.follow(runner.events, runner.streamId, principal, response, runner, labels, Date.now(), runner.spec.traceId);
+    const following = this.follow(runner.events, runner.streamId, principal, response, runner, { labels, acceptedAt: Date.now() });
     this.registry.addFollower(following);
     await following;
   }
@@ -193,8 +196,6 @@ export class StreamsService {
       response,
       local,
       undefined,
-      undefined,
-      local?.spec.traceId,
       // An id the log has not reached: the answer waits for an event above it, so that a stream ending below
       // it can still be answered 400 beyond_end.
       afterSeq > (newest?.seq ?? 0) ? 'with_first_event' : 'at_once',
@@ -254,9 +255,7 @@ export class StreamsService {
     principal: ApiKeyPrincipal,
     response: ServerResponse,
     runner: StreamRunner | undefined,
-    labels: StreamLabels | undefined,
-    acceptedAt: number | undefined,
-    traceId: string | undefined,
+    created: CreatedStream | undefined,
     answer: 'at_once' | 'with_first_event' = 'at_once',
   ): Promise<void> {
     const writer = new SseWriter(response, KEEP_ALIVE_MS);
@@ -274,7 +273,8 @@ export class StreamsService {
     // A client that hung up while the stream was being opened gets no 'close' event anymore: it already left.
     if (response.destroyed) left();
     else response.once('close', left);
-    let firstDelta = acceptedAt !== undefined;
+    /** Until its first delta is written. */
+    let awaitingFirstDelta = created;
     let refusal: ApiError | undefined;
     try {
       for await (const event of feed) {
@@ -282,9 +282,9 @@ export class StreamsService {
         open();
         await writer.write(event);
         this.measure(event, runner !== undefined);
-        if (firstDelta && event.type === 'block.delta' && acceptedAt !== undefined && labels !== undefined) {
-          firstDelta = false;
-          this.metrics.timeToFirstDelta.observe(labels, (Date.now() - acceptedAt) / 1000);
+        if (awaitingFirstDelta !== undefined && event.type === 'block.delta') {
+          this.metrics.timeToFirstDelta.observe(awaitingFirstDelta.labels, (Date.now() - awaitingFirstDelta.acceptedAt) / 1000);
+          awaitingFirstDelta = undefined;
         }
       }
       // The feed ends by itself only after the terminal event (written now, or before Last-Event-ID).
@@ -296,7 +296,7 @@ export class StreamsService {
       if (!(error instanceof BeyondEndError))
         this.logger.error('cannot read the stream from JetStream', {
           stream_id: streamId,
-          trace_id: traceId ?? feed.traceId ?? null,
+          trace_id: runner?.spec.traceId ?? feed.traceId ?? null,
           error: error instanceof Error ? error.message : String(error),
         });
     } finally {
