@@ -166,6 +166,8 @@ describe('observability and secrets', () => {
     const normalizer = await (await fetch(new URL('/metrics', pipeline.normalizers[0]!.url))).text();
     expect(gateway).toMatch(/^llm_gateway_streams_started_total\{provider="anthropic",route="anthropic"\} 3$/m);
     expect(gateway).toMatch(/^llm_gateway_retries_total\{provider="anthropic",route="anthropic"\} 1$/m);
+    // Each created stream's first delta, once.
+    expect(gateway).toMatch(/^llm_gateway_time_to_first_delta_seconds_count\{provider="anthropic",route="anthropic"\} 3$/m);
     expect(normalizer).toMatch(/^llm_streams_total\{provider="anthropic",status="completed",error_category=""\} 3$/m);
     expect(normalizer).toMatch(/^llm_events_published_total\{type="stream.start"\} 5$/m);
   });
