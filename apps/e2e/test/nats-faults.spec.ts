@@ -48,9 +48,9 @@ describe.each([
     await pipeline.nats.restart();
   }],
   [`SIGSTOP for ${String(PAUSE_MS / 1000)} s, then SIGCONT`, (pipeline: Pipeline) => async () => {
-    process.kill(pipeline.nats.pid, 'SIGSTOP');
+    await pipeline.nats.pause();
     await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
-    process.kill(pipeline.nats.pid, 'SIGCONT');
+    pipeline.nats.resume();
   }],
 ])(`a NATS server fault during ${String(STREAMS)} slow streams: %s`, (fault, inject) => {
   let pipeline: Pipeline;

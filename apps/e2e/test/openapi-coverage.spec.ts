@@ -170,7 +170,7 @@ describe('the OpenAPI documents, exercised', () => {
 
     // NATS frozen (SIGSTOP: no reconnect churn afterwards): the gateway can neither open a stream nor look one up
     // to resume or cancel it (503 `unavailable`), and is not ready.
-    pipeline.nats.pause();
+    await pipeline.nats.pause();
     try {
       const [opened, resumed, cancelled, ready] = await Promise.all([
         postStream(gw, 'anthropic', REQUEST),

@@ -26,7 +26,7 @@ describe('a stream refused because JetStream did not confirm its opening in time
 
     // The server stops with the gateway's `stream.open` in its socket buffer: stored only once it runs again,
     // after the gateway has given up waiting for the ack.
-    process.kill(pipeline.nats.pid, 'SIGSTOP');
+    await pipeline.nats.pause();
     let refused: Response;
     try {
       refused = await Promise.race([
@@ -38,7 +38,7 @@ describe('a stream refused because JetStream did not confirm its opening in time
         }),
       ]);
     } finally {
-      process.kill(pipeline.nats.pid, 'SIGCONT');
+      pipeline.nats.resume();
     }
     expect(refused.status).toBe(503);
     expect(await refused.json()).toMatchObject({ error: { code: 'unavailable' } });

@@ -103,7 +103,7 @@ describe("a tenant's copy of its events, sourced from the platform's stream (shi
     await nats.server.kill('SIGKILL');
     await nats.server.restart();
     await publishedAtLeast(published + 300);
-    nats.server.pause();
+    await nats.server.pause();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     nats.server.resume();
     await publishedAtLeast(published + 300);

@@ -18,7 +18,7 @@ export {
   type StartNatsServerOptions,
 } from './nats-server.js';
 export { isPortOpen, waitForPort, waitForPortClosed } from './port-probe.js';
-export { childPids, descendantPids, hasProcessEnded } from './process-tree.js';
+export { childPids, descendantPids, hasProcessEnded, isProcessStopped } from './process-tree.js';
 export {
   startPostgres,
   PostgresClusterError,

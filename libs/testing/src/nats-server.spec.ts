@@ -5,6 +5,7 @@ import { natsRequest } from '../test/nats-wire.js';
 import { httpStatus } from './http-probe.js';
 import { startNatsServer, type NatsServerHandle } from './nats-server.js';
 import { isPortOpen } from './port-probe.js';
+import { isProcessStopped } from './process-tree.js';
 
 interface JszStream {
   readonly name: string;
@@ -83,8 +84,9 @@ describe('startNatsServer', () => {
 
   it('pauses with SIGSTOP (nothing is answered, the process lives) and answers again after resume', async () => {
     const server = await start();
-    server.pause();
+    await server.pause();
     try {
+      expect(isProcessStopped(server.pid)).toBe(true);
       await expect(natsRequest(server.port, '$JS.API.INFO', '', 500)).rejects.toThrow(/no reply/);
       expect(server.isRunning()).toBe(true);
     } finally {

@@ -5,6 +5,7 @@ import { natsServerBinary } from './binaries.js';
 import { getFreePort } from './free-port.js';
 import { httpStatus } from './http-probe.js';
 import { logTail } from './log-tail.js';
+import { isProcessStopped } from './process-tree.js';
 import { registerCleanup, type CleanupRegistration } from './process-cleanup.js';
 import { makeTempDir } from './temp-dir.js';
 import { waitFor } from './wait-for.js';
@@ -47,8 +48,11 @@ export interface NatsServerHandle {
   stop(): Promise<void>;
   /** Sends `signal` (default SIGKILL, a crash) and waits for the exit; store and port stay for {@link restart}. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-  /** SIGSTOP: the process freezes (sockets stay open, nothing is answered) until {@link resume}; a pause, not a crash. */
-  pause(): void;
+  /**
+   * SIGSTOP, resolved once every thread has stopped: the process freezes (sockets stay open, nothing is answered)
+   * until {@link resume}; a pause, not a crash.
+   */
+  pause(): Promise<void>;
   /** SIGCONT after {@link pause}. */
   resume(): void;
   /** Starts the server again on the same ports and store dir (stopping it gracefully first if it runs), then waits until ready. */
@@ -221,9 +225,12 @@ export async function startNatsServer(options: StartNatsServerOptions = {}): Pro
       rmSync(tempDir, { recursive: true, force: true });
     },
     kill: (signal: NodeJS.Signals = 'SIGKILL') => signalAndWait(signal),
-    pause: () => {
+    pause: async () => {
       const { child } = current();
-      if (isAlive(child)) child.kill('SIGSTOP');
+      if (!isAlive(child) || child.pid === undefined) return;
+      const pid = child.pid;
+      child.kill('SIGSTOP');
+      await waitFor(() => isProcessStopped(pid), { intervalMs: 1, description: 'nats-server to stop on SIGSTOP' });
     },
     resume: () => {
       const { child } = current();

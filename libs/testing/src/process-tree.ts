@@ -6,10 +6,10 @@ interface ProcStat {
 }
 
 /** /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces and parentheses, so split after the last ')'. */
-function readStat(pid: number): ProcStat | undefined {
+function readStat(pid: number, statPath = `/proc/${String(pid)}/stat`): ProcStat | undefined {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    text = readFileSync(statPath, 'utf8');
   } catch {
     return undefined;
   }
@@ -32,6 +32,20 @@ export function childPids(pid: number): number[] {
 export function hasProcessEnded(pid: number): boolean {
   const stat = readStat(pid);
   return stat === undefined || stat.state === 'Z' || stat.state === 'X';
+}
+
+/**
+ * Whether every thread of `pid` is stopped (SIGSTOP). A stop takes effect when each thread next handles
+ * signals, not when kill() returns: a server can still answer a request sent right after the signal.
+ */
+export function isProcessStopped(pid: number): boolean {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${String(pid)}/task`);
+  } catch {
+    return false;
+  }
+  return threads.length > 0 && threads.every((tid) => readStat(pid, `/proc/${String(pid)}/task/${tid}/stat`)?.state === 'T');
 }
 
 /** The pids of every process below `pid` (children, their children, ...), parents before their children (Linux /proc). */

@@ -142,7 +142,7 @@ describe('AckedPublisher (real nats-server with JetStream)', () => {
     const publisher = new AckedPublisher(nc, js, STREAM_NAMES.events, subject, { positionHeader: HEADERS.seq, ackTimeoutMs: 300 });
     for (let n = 1; n <= 50; n += 1) publisher.publish(message(subject, n));
     await publisher.finish();
-    server.pause();
+    await server.pause();
     for (let n = 51; n <= 100; n += 1) publisher.publish(message(subject, n));
     const finishing = publisher.finish();
     await new Promise((resolve) => setTimeout(resolve, 1_000));

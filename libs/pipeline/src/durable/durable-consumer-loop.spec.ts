@@ -244,7 +244,7 @@ describe('DurableConsumerLoop (real nats-server with JetStream)', () => {
     await waitFor(() => handled.length === 5, { description: 'the first five' });
     const changes: string[] = [];
     const unwatch = onConnectionChange(nc, (change) => changes.push(change));
-    server.pause();
+    await server.pause();
     // The client misses two pings a second apart, gives the connection up, and reconnects once the server answers.
     await waitFor(() => changes.includes('disconnect'), { timeoutMs: 20_000, description: 'the client to give the paused server up' });
     server.resume();

@@ -66,7 +66,7 @@ async function inject(system: ChaosSystem, fault: PlannedFault, load: LoadFaults
       await system.nats.restart();
       return done('nats');
     case 'nats-pause':
-      system.nats.pause();
+      await system.nats.pause();
       await new Promise((resolve) => setTimeout(resolve, fault.holdMs));
       system.nats.resume();
       return done('nats', `paused ${fault.holdMs} ms`);
