@@ -6,6 +6,8 @@
 // noisy machine shakes least). The paced phase's targets are ratios to floors measured in the same run (the
 // machine is noisy): minimal NATS relays that write a chunk only once JetStream has acked storing it.
 // Usage: npm run bench:e2e [-- --streams 200 --frames 200 --interval 5 --open 1000 --provider anthropic --phases idle,paced,saturation]
+// `--phases requests` counts the messages NATS carries per stream by kind (JetStream API requests by verb, acks,
+// publishes by subject root), with a wildcard subscription that is not there while CPU is measured.
 // `--phases split` runs the paced load at two stream lengths and splits each process's CPU into a cost per
 // stream and a cost per event.
 // `--settle S`: the idle streams' memory is measured right after the burst of openings and again S seconds later.
@@ -24,6 +26,7 @@ import { getFreePort, startNatsServer, startOtlpCollector, startProcess, waitFor
 import { tenantEventsWildcard } from '@llm-stream/contract';
 import { percentile, waitUntilReady } from './bench-support.mjs';
 import { cpuSeconds } from './proc-cpu.mjs';
+import { countTraffic } from './nats-traffic.mjs';
 import { prefillStore } from './prefill-store.mjs';
 
 const { values } = parseArgs({
@@ -431,6 +434,15 @@ try {
     // The provider's events beyond one per frame (start, stops, the end), as the short streams had them.
     const eventsOf = (frames) => frames + eventsPerStream(short) - lengths[0];
     out(`  ${'together'.padEnd(12)} ${(perStreamTotal / 1000).toFixed(2).padStart(6)} ms per stream + ${perEventTotal.toFixed(1).padStart(6)} us per event (a stream of ${FRAMES} frames: ${(perEventTotal + perStreamTotal / eventsOf(FRAMES)).toFixed(1)} us per event)`);
+  }
+  // 2c. What NATS carries per stream: every JetStream request is a round trip through nats-server's API.
+  if (PHASES.has('requests')) {
+    const model = await pacedModel(FRAMES);
+    const traffic = await countTraffic(nats.url);
+    const counted = await run(STREAMS, model, 'gateway');
+    const counts = await traffic.stop();
+    out(`what NATS carries per stream: ${STREAMS} streams of ${FRAMES} frames, one every ${INTERVAL} ms (${(counted.events / STREAMS).toFixed(1)} contract events a stream, errors ${counted.errors})`);
+    for (const [kind, count] of [...counts].sort((a, b) => b[1] - a[1])) out(`  ${(count / STREAMS).toFixed(2).padStart(9)}  ${kind}`);
   }
   // 3. Saturation: streams as fast as the provider can send them.
   if (PHASES.has('saturation')) {
