@@ -2,7 +2,7 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { headers as natsHeaders } from '@nats-io/nats-core';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
-import { LiveLogGapError, LiveLogReader, type LogMessage, type LogPosition } from './live-log-reader.js';
+import { LiveLogGapError, LiveLogReader, type LiveLogStats, type LogMessage, type LogPosition } from './live-log-reader.js';
 
 /** Messages carry their key in a `Key` header (0: outside the sequence) and in their body. */
 function keyOf(message: LogMessage): LogPosition | undefined {
@@ -30,6 +30,8 @@ describe('LiveLogReader (real nats-server with JetStream)', () => {
     pub = await connect(options);
     pubJs = jetstream(pub);
     await jsm.streams.add({ name: 'LIVE', subjects: ['live.>'] });
+    // As the pipeline's streams are: a catch-up reads a few stored messages by direct gets.
+    await jsm.streams.add({ name: 'DIRECT', subjects: ['direct.>'], allow_direct: true });
   });
 
   afterAll(async () => {
@@ -97,6 +99,41 @@ describe('LiveLogReader (real nats-server with JetStream)', () => {
     // Live ones may come before the stored ones are read: the caller orders them.
     expect(sorted(got.keys)).toStrictEqual(range(1, 40));
     expect(reader.stats.repairs).toBe(1);
+  });
+
+  /** Catches up with `stored` messages and then 5 live ones; the consumers JetStream created meanwhile. */
+  async function catchUpCountingConsumers(subject: string, stored: number): Promise<{ keys: number[]; consumers: number; stats: LiveLogStats }> {
+    for (const key of range(1, stored)) await publishStored(subject, key);
+    let consumers = 0;
+    const advisories = nc.subscribe('$JS.EVENT.ADVISORY.CONSUMER.CREATED.DIRECT.>', {
+      callback: () => {
+        consumers += 1;
+      },
+    });
+    const reader = new LiveLogReader(nc, js, jsm, 'DIRECT', subject, { positionOf: keyOf, catchUp: true });
+    const got = read(reader, stored + 5);
+    await nc.flush();
+    for (const key of range(stored + 1, stored + 5)) publishLive(subject, key);
+    await got.done;
+    await nc.flush();
+    advisories.unsubscribe();
+    return { keys: got.keys, consumers, stats: reader.stats };
+  }
+
+  it('catches up with the few messages a new subject holds by direct gets, without creating a consumer', async () => {
+    const { keys, consumers, stats } = await catchUpCountingConsumers('direct.new', 3);
+    expect(sorted(keys)).toStrictEqual(range(1, 8));
+    expect(consumers).toBe(0);
+    // The live ones are stored too, and a get may read them before they arrive live.
+    expect(stats.stored).toBeGreaterThanOrEqual(3);
+    expect(stats.repairs).toBe(1);
+  });
+
+  it('catches up with more messages than the direct gets read with a consumer, each key once', async () => {
+    const { keys, consumers, stats } = await catchUpCountingConsumers('direct.long', 40);
+    expect(sorted(keys)).toStrictEqual(range(1, 45));
+    expect(consumers).toBe(1);
+    expect(stats.repairs).toBe(2);
   });
 
   it('hands out a message that arrives after a gap at once and repairs the gap from the stored log', async () => {

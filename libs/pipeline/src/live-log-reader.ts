@@ -1,6 +1,8 @@
-import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager, JsMsg, StoredMsg } from '@nats-io/jetstream';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { HeaderLookup } from '@llm-stream/contract';
+import { allowsDirectGets, nextStoredMessage } from './direct-reads.js';
+import { headerValues } from './header-values.js';
 import { messageHeaderLookup } from './message-header-lookup.js';
 import { storedMessageCount } from './stored-message-count.js';
 import { OrderedReader } from './ordered-reader.js';
@@ -21,6 +23,11 @@ export interface LogMessage {
 /** A core or JetStream message as a {@link LogMessage}. */
 export function toLogMessage(message: Msg | JsMsg): LogMessage {
   return { subject: message.subject, data: message.data, string: () => message.string(), header: messageHeaderLookup(message) };
+}
+
+/** A message read by a direct get as a {@link LogMessage}. */
+function storedLogMessage(message: StoredMsg): LogMessage {
+  return { subject: message.subject, data: message.data, string: () => message.string(), header: headerValues(message.header) };
 }
 
 /** Where a message goes in the subject's sequence: its 1-based key, or `unkeyed` (outside the sequence). */
@@ -59,6 +66,11 @@ export interface LiveLogReaderOptions {
 export const DEFAULT_MAX_WAITING = 16_384;
 
 const DEFAULT_UNPROVEN_CHECK_MS = 1_000;
+/**
+ * The most messages a catch-up reads by direct gets before it reads with a consumer: a new stream's subject
+ * holds one to three when its reader starts, a takeover's may hold thousands.
+ */
+const DIRECT_CATCH_UP_LIMIT = 16;
 /** The longest pause between two looks at the store of a reader whose subscription is not proven yet. */
 const MAX_UNPROVEN_CHECK_MS = 30_000;
 
@@ -75,6 +87,9 @@ export class LiveLogGapError extends Error {
     this.name = 'LiveLogGapError';
   }
 }
+
+/** Why the reader reads the store: see {@link LiveLogReader}. */
+type RepairReason = 'catch-up' | 'gap' | 'reconnect' | 'unproven';
 
 /** How the reader got to where it is, for tests and metrics. */
 export interface LiveLogStats {
@@ -281,7 +296,7 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     this.unprovenTimer.unref();
   }
 
-  private requestRepair(reason: 'catch-up' | 'gap' | 'reconnect' | 'unproven'): void {
+  private requestRepair(reason: RepairReason): void {
     if (this.closed) return;
     if (this.repairing) {
       // A gap meanwhile is seen by the running repair (it reads until no key is missing). After a reconnect
@@ -291,19 +306,26 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     }
     this.repairing = true;
     this.reconnected = false;
-    void this.repair(reason === 'reconnect' || reason === 'unproven').catch((error: unknown) => {
+    void this.repair(reason).catch((error: unknown) => {
       if (this.closed) return;
       this.failure = error instanceof Error ? error : new Error(String(error));
       this.wake?.();
     });
   }
 
-  /** `countFirst`: ask the store whether it holds anything undelivered before reading it (after a reconnect). */
-  private async repair(countFirst: boolean): Promise<void> {
+  /**
+   * Reads the store until no key is missing. After a reconnect or while unproven, a count first asks whether it
+   * holds anything undelivered; a catch-up first tries direct gets.
+   */
+  private async repair(reason: RepairReason): Promise<void> {
     try {
-      let count = countFirst;
+      let count = reason === 'reconnect' || reason === 'unproven';
+      let direct = reason === 'catch-up';
       for (;;) {
-        if (!count || (await this.storeHoldsMore())) await this.readStoredUntilCaughtUp();
+        if (direct) {
+          direct = false;
+          if (!(await this.caughtUpDirectly())) await this.readStoredUntilCaughtUp();
+        } else if (!count || (await this.storeHoldsMore())) await this.readStoredUntilCaughtUp();
         if (this.closed) return;
         // Checked with no await before `repairing` turns false: a gap that opens later starts a new repair.
         if (this.beyond.size > 0) {
@@ -328,6 +350,34 @@ export class LiveLogReader implements AsyncIterable<LogMessage> {
     if (this.beyond.size > 0) return true;
     const stored = await this.retrying.run(`${this.subject}: stored count`, () => storedMessageCount(this.jsm, this.stream, this.subject));
     return stored > this.next - 1 + this.unkeyedSeen.size;
+  }
+
+  /**
+   * The catch-up by direct gets, one message each, until a live message proves the subscription (the next key
+   * arrived live, so every later one comes live too) or the store holds no more: true when caught up that way
+   * with no key missing. Past {@link DIRECT_CATCH_UP_LIMIT} messages (a takeover's long trace), or when a get
+   * fails or cannot be made (a server restarting, a stream without `allow_direct`), the consumer's read, which
+   * waits for a missing key and retries, takes over; duplicates are dropped by key. On a replicated stream a
+   * follower may answer a get before it stored the newest message: the looks at the store that follow a
+   * catch-up until a live message proves the subscription (see the class comment) find it.
+   */
+  private async caughtUpDirectly(): Promise<boolean> {
+    try {
+      if (!(await allowsDirectGets(this.jsm, this.stream))) return false;
+      this.counts.repairs += 1;
+      let seq = 0;
+      for (let read = 0; read < DIRECT_CATCH_UP_LIMIT; read++) {
+        if (this.closed || (this.liveProven && this.beyond.size === 0)) return true;
+        const stored = await nextStoredMessage(this.jsm, this.stream, this.subject, seq);
+        if (stored === null) return this.beyond.size === 0;
+        seq = stored.seq;
+        this.counts.stored += 1;
+        this.offer(storedLogMessage(stored), false);
+      }
+    } catch {
+      return false;
+    }
+    return false;
   }
 
   private async readStoredUntilCaughtUp(): Promise<void> {
