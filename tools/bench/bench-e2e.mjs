@@ -422,6 +422,9 @@ try {
     const long = await measuredRun(STREAMS, await pacedModel(lengths[1]));
     const eventsPerStream = (measured) => measured.events / STREAMS;
     out(`where the CPU goes: ${STREAMS} streams of ${lengths[0]} and of ${lengths[1]} frames, one every ${INTERVAL} ms (errors ${short.errors + long.errors})`);
+    // Measured, not solved for: what a short stream costs in all, which its cost per stream dominates.
+    const perShortStream = Object.entries(short.usPerEvent).map(([name, us]) => `${name} ${((us * eventsPerStream(short)) / 1000).toFixed(2)}`);
+    out(`  a stream of ${lengths[0]} frames in all: ${perShortStream.join(' + ')} = ${((cpuTotal(short.usPerEvent) * eventsPerStream(short)) / 1000).toFixed(2)} ms`);
     let perStreamTotal = 0;
     let perEventTotal = 0;
     for (const name of Object.keys(short.usPerEvent)) {
