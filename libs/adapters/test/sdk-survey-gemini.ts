@@ -67,12 +67,8 @@ export const SURVEYED_INTERACTIONS_EVENT_TYPES = [
   'error',
 ] as const satisfies readonly InteractionsEventType[];
 
-export const SURVEYED_INTERACTIONS_STEP_TYPES = [
-  'model_output',
-  'thought',
-  'function_call',
-  'function_result',
-  'user_input',
+/** The server-side tools' calls and results: each is a step type and a delta type of the Interactions API. */
+const INTERACTIONS_SERVER_TOOL_TYPES = [
   'code_execution_call',
   'code_execution_result',
   'file_search_call',
@@ -91,6 +87,15 @@ export const SURVEYED_INTERACTIONS_STEP_TYPES = [
   'tool_search_result',
   'url_context_call',
   'url_context_result',
+] as const;
+
+export const SURVEYED_INTERACTIONS_STEP_TYPES = [
+  'model_output',
+  'thought',
+  'function_call',
+  'function_result',
+  'user_input',
+  ...INTERACTIONS_SERVER_TOOL_TYPES,
 ] as const satisfies readonly InteractionsStepType[];
 
 export const SURVEYED_INTERACTIONS_DELTA_TYPES = [
@@ -104,22 +109,5 @@ export const SURVEYED_INTERACTIONS_DELTA_TYPES = [
   'document',
   'video',
   'function_result',
-  'code_execution_call',
-  'code_execution_result',
-  'file_search_call',
-  'file_search_result',
-  'google_maps_call',
-  'google_maps_result',
-  'google_search_call',
-  'google_search_result',
-  'mcp_server_tool_call',
-  'mcp_server_tool_result',
-  'processing_call',
-  'processing_result',
-  'retrieval_call',
-  'retrieval_result',
-  'tool_search_call',
-  'tool_search_result',
-  'url_context_call',
-  'url_context_result',
+  ...INTERACTIONS_SERVER_TOOL_TYPES,
 ] as const satisfies readonly InteractionsDeltaType[];
