@@ -2,7 +2,9 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { headers as natsHeaders } from '@nats-io/nats-core';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@llm-stream/testing';
-import { LiveLogGapError, LiveLogReader, type LiveLogStats, type LogMessage, type LogPosition } from './live-log-reader.js';
+import { LiveLogGapError } from './live-log-gap-error.js';
+import { LiveLogReader, type LiveLogStats, type LogPosition } from './live-log-reader.js';
+import type { LogMessage } from './log-message.js';
 
 /** Messages carry their key in a `Key` header (0: outside the sequence) and in their body. */
 function keyOf(message: LogMessage): LogPosition | undefined {

@@ -1,34 +1,14 @@
-import type { JetStreamClient, JetStreamManager, JsMsg, StoredMsg } from '@nats-io/jetstream';
-import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
-import type { HeaderLookup } from '@llm-stream/contract';
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import { allowsDirectGets, nextStoredMessage } from './direct-reads.js';
-import { headerValues } from './header-values.js';
-import { messageHeaderLookup } from './message-header-lookup.js';
+import { LiveLogGapError } from './live-log-gap-error.js';
+import { storedLogMessage, toLogMessage, type LogMessage } from './log-message.js';
 import { storedMessageCount } from './stored-message-count.js';
 import { OrderedReader } from './ordered-reader.js';
 import { onConnectionChange } from './reconnects.js';
 import { RetryLoop } from './retry-loop.js';
 
 const MSG_ID_HEADER = 'Nats-Msg-Id';
-
-/** A message of the subject as the reader hands it out: its headers parsed once (see messageHeaderLookup). */
-export interface LogMessage {
-  readonly subject: string;
-  readonly data: Uint8Array;
-  string(): string;
-  /** A header's value, `undefined` when absent. */
-  readonly header: HeaderLookup;
-}
-
-/** A core or JetStream message as a {@link LogMessage}. */
-export function toLogMessage(message: Msg | JsMsg): LogMessage {
-  return { subject: message.subject, data: message.data, string: () => message.string(), header: messageHeaderLookup(message) };
-}
-
-/** A message read by a direct get as a {@link LogMessage}. */
-function storedLogMessage(message: StoredMsg): LogMessage {
-  return { subject: message.subject, data: message.data, string: () => message.string(), header: headerValues(message.header) };
-}
 
 /** Where a message goes in the subject's sequence: its 1-based key, or `unkeyed` (outside the sequence). */
 export type LogPosition = number | 'unkeyed';
@@ -73,20 +53,6 @@ const DEFAULT_UNPROVEN_CHECK_MS = 1_000;
 const DIRECT_CATCH_UP_LIMIT = 16;
 /** The longest pause between two looks at the store of a reader whose subscription is not proven yet. */
 const MAX_UNPROVEN_CHECK_MS = 30_000;
-
-/** A gap stayed open while more messages than the bound arrived after it: the reader gave up. */
-export class LiveLogGapError extends Error {
-  readonly code = 'gap_not_repaired';
-
-  constructor(
-    readonly subject: string,
-    readonly missing: number,
-    readonly waiting: number,
-  ) {
-    super(`${subject}: message ${String(missing)} is missing and ${String(waiting)} messages wait after it`);
-    this.name = 'LiveLogGapError';
-  }
-}
 
 /** Why the reader reads the store: see {@link LiveLogReader}. */
 type RepairReason = 'catch-up' | 'gap' | 'reconnect' | 'unproven';
