@@ -5,8 +5,11 @@ interface ProcStat {
   readonly parentPid: number;
 }
 
-/** /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces and parentheses, so split after the last ')'. */
-function readStat(pid: number, statPath = `/proc/${String(pid)}/stat`): ProcStat | undefined {
+/**
+ * A /proc stat file (`/proc/<pid>/stat`, or `/proc/<pid>/task/<tid>/stat` for one thread): "pid (comm) state ppid
+ * ..."; comm may hold spaces and parentheses, so split after the last ')'.
+ */
+function readStat(statPath: string): ProcStat | undefined {
   let text: string;
   try {
     text = readFileSync(statPath, 'utf8');
@@ -22,7 +25,7 @@ export function childPids(pid: number): number[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .map(Number)
-    .filter((candidate) => readStat(candidate)?.parentPid === pid);
+    .filter((candidate) => readStat(`/proc/${String(candidate)}/stat`)?.parentPid === pid);
 }
 
 /**
@@ -30,7 +33,7 @@ export function childPids(pid: number): number[] {
  * killed process may stay a zombie forever, yet it holds no port, file or shared memory any more.
  */
 export function hasProcessEnded(pid: number): boolean {
-  const stat = readStat(pid);
+  const stat = readStat(`/proc/${String(pid)}/stat`);
   return stat === undefined || stat.state === 'Z' || stat.state === 'X';
 }
 
@@ -39,13 +42,14 @@ export function hasProcessEnded(pid: number): boolean {
  * signals, not when kill() returns: a server can still answer a request sent right after the signal.
  */
 export function isProcessStopped(pid: number): boolean {
+  const tasks = `/proc/${String(pid)}/task`;
   let threads: string[];
   try {
-    threads = readdirSync(`/proc/${String(pid)}/task`);
+    threads = readdirSync(tasks);
   } catch {
     return false;
   }
-  return threads.length > 0 && threads.every((tid) => readStat(pid, `/proc/${String(pid)}/task/${tid}/stat`)?.state === 'T');
+  return threads.length > 0 && threads.every((tid) => readStat(`${tasks}/${tid}/stat`)?.state === 'T');
 }
 
 /** The pids of every process below `pid` (children, their children, ...), parents before their children (Linux /proc). */
