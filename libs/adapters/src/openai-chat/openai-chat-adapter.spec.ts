@@ -179,19 +179,41 @@ describe('OpenAiChatAdapter', () => {
       ]);
     });
 
-    it('accepts an id repeated on every fragment, fails an index whose id changes', () => {
+    it('accepts an id repeated on every fragment; another id at a used index is another call', () => {
       const repeated = run(
         chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] }),
         chunk({ tool_calls: [{ index: 0, id: 'call_1', function: { arguments: '{}' } }] }),
         chunk({}, 'tool_calls'),
         DONE,
       );
-      expect(assemble(repeated).status).toBe('completed');
-      const changed = run(
-        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] }),
-        chunk({ tool_calls: [{ index: 0, id: 'call_2', function: { arguments: '{}' } }] }),
+      expect(assemble(repeated).blocks).toMatchObject([{ call_id: 'call_1', name: 'f', arguments: {} }]);
+      // Every parallel call at index 0 (Ollama, SGLang): fragments without an id go to the latest call there.
+      const reused = run(
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_2', type: 'function', function: { name: 'g', arguments: '' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"b":2}' } }] }),
+        chunk({}, 'tool_calls'),
+        DONE,
       );
-      expect(terminalError(changed)).toMatchObject({ category: 'protocol_error', message: 'openai-chat: tool call index 0 changed its id' });
+      expect(assemble(reused)).toMatchObject({
+        status: 'completed',
+        blocks: [
+          { call_id: 'call_1', name: 'f', arguments: { a: 1 } },
+          { call_id: 'call_2', name: 'g', arguments: { b: 2 } },
+        ],
+      });
+    });
+
+    it('keeps a function call that takes over the index of a skipped tool type', () => {
+      const events = run(
+        chunk({ tool_calls: [{ index: 0, id: 'call_c', type: 'custom', custom: { name: 'grammar', input: '' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: 'free text' } }] }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_f', type: 'function', function: { name: 'f', arguments: '{}' } }] }),
+        chunk({}, 'tool_calls'),
+        DONE,
+      );
+      expect(assemble(events).blocks).toMatchObject([{ call_id: 'call_f', name: 'f', arguments: {} }]);
     });
 
     it('skips a tool type it has no block for, with all its fragments, and counts it', () => {

@@ -18,7 +18,7 @@ type SequentialKind = 'text' | 'refusal' | 'reasoning';
 
 interface ToolSlot {
   readonly key: string;
-  /** A tool type the contract has no block for (`custom`): this index and all its fragments are skipped. */
+  /** A tool type the contract has no block for (`custom`): this call and all its fragments are skipped. */
   readonly skipped: boolean;
   readonly callId?: string;
 }
@@ -29,8 +29,11 @@ interface ToolSlot {
  * https://platform.openai.com/docs/api-reference/chat-streaming/streaming
  *
  * Blocks. `delta.content` is text, `delta.refusal` a refusal, `delta.reasoning_content` / `delta.reasoning`
- * reasoning (visibility internal); `delta.tool_calls[]` are tool calls keyed `tool:<index>` by their
- * provider index, which need not start at 0; the deprecated `delta.function_call` is a tool call of its own
+ * reasoning (visibility internal); `delta.tool_calls[]` are tool calls routed by their provider index, which
+ * need not start at 0 (the position in the array when a server leaves it out); a fragment whose `id` differs
+ * from the id of the call at its index starts another call there (servers that send every parallel call at
+ * index 0), and fragments without an id continue the latest call at their index. The deprecated
+ * `delta.function_call` is a tool call of its own
  * (call id `function_call`, see LEGACY_FUNCTION_CALL_ID). `null` and `""` open nothing. `delta.content` may be an
  * array of typed parts: `text` parts are text, Mistral's `thinking` parts reasoning, in the order sent; other
  * part types are skipped and counted as `unknown_part` `content.<type>`. A choice with `message` in place of
@@ -68,7 +71,9 @@ export class OpenAiChatAdapter implements ProviderAdapter {
   private finishReason: string | undefined;
   private current: { readonly kind: SequentialKind; readonly key: string } | undefined;
   private sequentialBlocks = 0;
+  /** The call each provider index stands for now (a later call with another id may take the index over). */
   private readonly tools = new Map<number, ToolSlot>();
+  private toolCalls = 0;
   /** Keys of the open blocks, in the order they opened (a Set iterates in insertion order). */
   private readonly openKeys = new Set<string>();
   private readonly seen = { text: false, refusal: false, tool: false };
@@ -173,28 +178,30 @@ export class OpenAiChatAdapter implements ProviderAdapter {
 
   private toolFragment(call: OpenAiToolCallFragment, out: MachineInput[]): void {
     const slot = this.tools.get(call.index);
-    if (slot?.skipped) return;
-    if (slot === undefined) {
-      const key = `tool:${String(call.index)}`;
-      if (call.type !== undefined && call.type !== 'function') {
-        this.tools.set(call.index, { key, skipped: true });
-        out.push(unknownPart(`tool_call.${call.type}`));
-        return;
-      }
-      this.tools.set(call.index, { key, skipped: false, ...optional('callId', call.id) });
-      this.openKeys.add(key);
-      this.seen.tool = true;
-      this.closeCurrent(out);
-      out.push({ type: 'block.open', key, kind: 'tool_call', ...optional('name', call.name), ...optional('call_id', call.id) });
-      out.push(...fragment(key, 'json_text', call.arguments, true));
+    // Servers that repeat the id on every fragment repeat the same one. Another id at a used index is another
+    // call: Ollama, SGLang and Responses-to-Chat bridges send every parallel call at index 0, each with its id.
+    if (slot === undefined || (call.id !== undefined && slot.callId !== undefined && call.id !== slot.callId)) {
+      this.openTool(call, out);
       return;
     }
-    // Servers that repeat the id on every fragment repeat the same one; another id is another call.
-    if (call.id !== undefined && slot.callId !== undefined && call.id !== slot.callId) {
-      out.push(this.settleWith(protocolFailure(`openai-chat: tool call index ${String(call.index)} changed its id`)));
-      return;
-    }
+    if (slot.skipped) return;
     if (call.arguments) out.push({ type: 'block.append', key: slot.key, delta: { kind: 'json_text', text: call.arguments } });
+  }
+
+  /** A new call at `call.index`: fragments without an id go to it from now on. */
+  private openTool(call: OpenAiToolCallFragment, out: MachineInput[]): void {
+    const key = `tool:${String(this.toolCalls++)}`;
+    if (call.type !== undefined && call.type !== 'function') {
+      this.tools.set(call.index, { key, skipped: true, ...optional('callId', call.id) });
+      out.push(unknownPart(`tool_call.${call.type}`));
+      return;
+    }
+    this.tools.set(call.index, { key, skipped: false, ...optional('callId', call.id) });
+    this.openKeys.add(key);
+    this.seen.tool = true;
+    this.closeCurrent(out);
+    out.push({ type: 'block.open', key, kind: 'tool_call', ...optional('name', call.name), ...optional('call_id', call.id) });
+    out.push(...fragment(key, 'json_text', call.arguments, true));
   }
 
   private finish(reason: string, out: MachineInput[]): void {
