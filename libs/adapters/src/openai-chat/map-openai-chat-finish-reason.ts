@@ -1,18 +1,28 @@
 import type { StopReason } from '@llm-stream/contract';
 
+/** What choice 0 produced, as far as its stop reason goes. */
+export interface ChatAnswerShape {
+  /** A refusal and nothing else (OpenAI still says `stop` after `delta.refusal`). */
+  readonly onlyRefusal: boolean;
+  /** At least one tool call (of a type the contract has a block for). */
+  readonly toolCall: boolean;
+}
+
 /**
  * `choices[].finish_reason` as a contract stop reason
  * (https://platform.openai.com/docs/api-reference/chat/object#chat/object-choices): `stop` is `end_turn`,
- * or `refusal` when the only output was a refusal (OpenAI still says `stop` after `delta.refusal`);
- * `tool_calls` and the deprecated `function_call` (the finish reason of a `delta.function_call`, read as a tool
- * call) are `tool_use`, `length` is `max_tokens`, `content_filter` maps to itself. Anything a compatible server
- * invents becomes `other` (the raw value is kept beside it).
- * OpenRouter's `error` never gets here: it fails the stream.
+ * `refusal` when the only output was a refusal, and `tool_use` when the answer holds a tool call (Gemini 3 on
+ * its OpenAI-compatible endpoint and older Ollama say `stop` after tool calls; the answer waits for their
+ * results all the same, as Gemini's native `STOP` with a functionCall does); `tool_calls` and the deprecated
+ * `function_call` (the finish reason of a `delta.function_call`, read as a tool call) are `tool_use`, `length`
+ * is `max_tokens`, `content_filter` maps to itself. Anything a compatible server invents becomes `other` (the
+ * raw value is kept beside it). OpenRouter's `error` never gets here: it fails the stream.
  */
-export function mapOpenAiChatFinishReason(reason: string, onlyRefusal: boolean): StopReason {
+export function mapOpenAiChatFinishReason(reason: string, answer: ChatAnswerShape): StopReason {
   switch (reason) {
     case 'stop':
-      return onlyRefusal ? 'refusal' : 'end_turn';
+      if (answer.toolCall) return 'tool_use';
+      return answer.onlyRefusal ? 'refusal' : 'end_turn';
     case 'tool_calls':
     case 'function_call':
       return 'tool_use';

@@ -27,7 +27,8 @@ function expectedStopReason(answer: WellFormedAnswer): string {
   const kinds = new Set(answer.segments.map((segment) => segment.kind));
   switch (answer.finishReason) {
     case 'stop':
-      return kinds.has('refusal') && !kinds.has('text') && !kinds.has('tool_call') ? 'refusal' : 'end_turn';
+      if (kinds.has('tool_call')) return 'tool_use';
+      return kinds.has('refusal') && !kinds.has('text') ? 'refusal' : 'end_turn';
     case 'length':
       return 'max_tokens';
     case 'tool_calls':

@@ -205,6 +205,26 @@ describe('OpenAiChatAdapter', () => {
       });
     });
 
+    it("carries a call's extra_content (Gemini's thought signature) on its block.stop, byte-exact", () => {
+      const extra = { google: { thought_signature: 'EjQKMgEMOdbH+/sig==' } };
+      const events = run(
+        chunk({ role: 'assistant', tool_calls: [{ id: 'a1', type: 'function', function: { name: 'f', arguments: '{}' }, extra_content: extra }] }),
+        chunk({ role: 'assistant', tool_calls: [{ id: 'b2', type: 'function', function: { name: 'g', arguments: '{}' } }] }),
+        chunk({}, 'stop'),
+        DONE,
+      );
+      const stops = events.flatMap((event) => (event.type === 'block.stop' ? [event.provider_metadata] : []));
+      expect(stops).toEqual([{ 'openai-chat': { extra_content: extra } }, undefined]);
+      // `stop` after tool calls (Gemini 3, older Ollama): the answer waits for their results.
+      expect(assemble(events)).toMatchObject({ status: 'completed', stop_reason: 'tool_use', provider_stop_reason: 'stop' });
+    });
+
+    it('fails a tool call whose extra_content is not an object', () => {
+      const events = run(chunk({ tool_calls: [{ index: 0, id: 'a1', type: 'function', function: { name: 'f' }, extra_content: 'sig' }] }));
+      expect(terminalError(events)).toMatchObject({ category: 'protocol_error' });
+      expect(terminalError(events)?.message).toContain('extra_content is not an object');
+    });
+
     it('keeps a function call that takes over the index of a skipped tool type', () => {
       const events = run(
         chunk({ tool_calls: [{ index: 0, id: 'call_c', type: 'custom', custom: { name: 'grammar', input: '' } }] }),

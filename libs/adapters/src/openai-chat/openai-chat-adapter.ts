@@ -1,4 +1,4 @@
-import { assertNever, type AttemptEndRecord, type MachineInput, type UpstreamResponseRecord, type Usage } from '@llm-stream/contract';
+import { assertNever, type AttemptEndRecord, type JsonValue, type MachineInput, type UpstreamResponseRecord, type Usage } from '@llm-stream/contract';
 import type { ProviderAdapter } from '../adapter.js';
 import { fragment } from '../shared/block-inputs.js';
 import { httpErrorFailure } from '../shared/http-error-failure.js';
@@ -71,6 +71,8 @@ export class OpenAiChatAdapter implements ProviderAdapter {
   private finishReason: string | undefined;
   private current: { readonly kind: SequentialKind; readonly key: string } | undefined;
   private sequentialBlocks = 0;
+  /** A call's `extra_content` (the first one it carried), sent back by the client: on its block.stop. */
+  private readonly toolExtraContent = new Map<string, JsonValue>();
   /** The call each provider index stands for now (a later call with another id may take the index over). */
   private readonly tools = new Map<number, ToolSlot>();
   private toolCalls = 0;
@@ -185,7 +187,13 @@ export class OpenAiChatAdapter implements ProviderAdapter {
       return;
     }
     if (slot.skipped) return;
+    this.keepExtraContent(slot.key, call);
     if (call.arguments) out.push({ type: 'block.append', key: slot.key, delta: { kind: 'json_text', text: call.arguments } });
+  }
+
+  private keepExtraContent(key: string, call: OpenAiToolCallFragment): void {
+    // Parsed from the payload's JSON text, so a JSON value throughout.
+    if (call.extraContent !== undefined && !this.toolExtraContent.has(key)) this.toolExtraContent.set(key, call.extraContent as JsonValue);
   }
 
   /** A new call at `call.index`: fragments without an id go to it from now on. */
@@ -197,6 +205,7 @@ export class OpenAiChatAdapter implements ProviderAdapter {
       return;
     }
     this.tools.set(call.index, { key, skipped: false, ...optional('callId', call.id) });
+    this.keepExtraContent(key, call);
     this.openKeys.add(key);
     this.seen.tool = true;
     this.closeCurrent(out);
@@ -221,18 +230,21 @@ export class OpenAiChatAdapter implements ProviderAdapter {
     }
     this.finishReason = reason;
     this.current = undefined;
-    for (const key of this.openKeys) out.push({ type: 'block.close', key });
+    for (const key of this.openKeys) {
+      const extraContent = this.toolExtraContent.get(key);
+      out.push({ type: 'block.close', key, ...(extraContent !== undefined && { provider_metadata: { 'openai-chat': { extra_content: extraContent } } }) });
+    }
     this.openKeys.clear();
   }
 
   private done(): readonly MachineInput[] {
     const reason = this.finishReason;
     if (reason === undefined) return this.settle([protocolFailure('openai-chat: [DONE] before any finish_reason for choice 0')]);
-    const onlyRefusal = this.seen.refusal && !this.seen.text && !this.seen.tool;
+    const answer = { onlyRefusal: this.seen.refusal && !this.seen.text && !this.seen.tool, toolCall: this.seen.tool };
     return this.settle([
       {
         type: 'finish',
-        stop_reason: mapOpenAiChatFinishReason(reason, onlyRefusal),
+        stop_reason: mapOpenAiChatFinishReason(reason, answer),
         provider_stop_reason: reason,
         ...optional('usage', this.usage),
         ...optional('response_id', this.responseId),

@@ -73,6 +73,11 @@ export interface OpenAiToolCallFragment {
   readonly type?: string;
   readonly name?: string;
   readonly arguments?: string;
+  /**
+   * `extra_content`, opaque data the client must send back on the call: Gemini's OpenAI-compatible endpoint puts
+   * the thought signature there (`{"google": {"thought_signature": …}}`, Vertex AI `{"vertex": …}`).
+   */
+  readonly extraContent?: JsonObject;
 }
 
 /** Delta fields the adapter reads; `role` is known and carries nothing (always `assistant`). */

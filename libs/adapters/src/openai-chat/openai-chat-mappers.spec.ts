@@ -4,16 +4,18 @@ import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
 
 describe('mapOpenAiChatFinishReason', () => {
   it.each([
-    ['stop', false, 'end_turn'],
-    ['stop', true, 'refusal'],
-    ['tool_calls', false, 'tool_use'],
-    ['length', false, 'max_tokens'],
-    ['length', true, 'max_tokens'],
-    ['content_filter', false, 'content_filter'],
-    ['function_call', false, 'tool_use'],
-    ['eos', false, 'other'],
-  ] as const)('%s (only a refusal: %s) -> %s', (reason, onlyRefusal, expected) => {
-    expect(mapOpenAiChatFinishReason(reason, onlyRefusal)).toBe(expected);
+    ['stop', { onlyRefusal: false, toolCall: false }, 'end_turn'],
+    ['stop', { onlyRefusal: true, toolCall: false }, 'refusal'],
+    ['stop', { onlyRefusal: false, toolCall: true }, 'tool_use'],
+    ['tool_calls', { onlyRefusal: false, toolCall: true }, 'tool_use'],
+    ['length', { onlyRefusal: false, toolCall: false }, 'max_tokens'],
+    ['length', { onlyRefusal: true, toolCall: false }, 'max_tokens'],
+    ['length', { onlyRefusal: false, toolCall: true }, 'max_tokens'],
+    ['content_filter', { onlyRefusal: false, toolCall: false }, 'content_filter'],
+    ['function_call', { onlyRefusal: false, toolCall: true }, 'tool_use'],
+    ['eos', { onlyRefusal: false, toolCall: false }, 'other'],
+  ] as const)('%s (%j) -> %s', (reason, answer, expected) => {
+    expect(mapOpenAiChatFinishReason(reason, answer)).toBe(expected);
   });
 });
 

@@ -188,7 +188,9 @@ function readToolCall(raw: unknown, position: number, at: () => string): OpenAiT
   const fn = raw['function'];
   if (fn !== undefined && fn !== null && !isObject(fn)) throw new ShapeError(() => `${at()}.function`, 'is not an object');
   const call = readFunction(isObject(fn) ? fn : {}, index ?? position, () => `${at()}.function`);
-  return { ...call, ...(id !== undefined && { id }), ...(type !== undefined && { type }) };
+  const extra = raw['extra_content'];
+  if (extra !== undefined && extra !== null && !isObject(extra)) throw new ShapeError(() => `${at()}.extra_content`, 'is not an object');
+  return { ...call, ...(id !== undefined && { id }), ...(type !== undefined && { type }), ...(isObject(extra) && { extraContent: extra }) };
 }
 
 /** `{name, arguments}` of a tool call's `function`, or of the deprecated `delta.function_call`. */
