@@ -41,7 +41,9 @@ import { UnframedBody, type UnframedVerdict } from './unframed-body.js';
  * Terminal signals (there is no [DONE]): completed = candidate 0's `finishReason` (STOP, MAX_TOKENS, the
  * content filters, OTHER...) or `promptFeedback.blockReason`; stream.done is emitted at once with the last
  * usage seen, so an object after it (a usage-only one) is not read. Failed = an `{"error": {...}}` object,
- * framed in a data: record or sent unframed after HTTP 200; `MALFORMED_FUNCTION_CALL`; a finishReason while
+ * framed in a data: record or sent unframed after HTTP 200; a tool call the model got wrong
+ * (`MALFORMED_FUNCTION_CALL`, `UNEXPECTED_TOOL_CALL`, `TOO_MANY_TOOL_CALLS`) or `MISSING_THOUGHT_SIGNATURE`
+ * (map-gemini-finish-reason.ts); a finishReason while
  * a streamed call is unfinished; bytes that are neither the protocol nor an error body. Interrupted (added
  * by the session) = the body ended without any of these.
  */

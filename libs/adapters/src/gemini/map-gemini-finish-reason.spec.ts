@@ -14,10 +14,20 @@ describe('mapGeminiFinishReason', () => {
     expect(mapGeminiFinishReason(reason, false)).toEqual({ kind: 'completed', stop_reason: 'content_filter' });
   });
 
-  it('fails MALFORMED_FUNCTION_CALL as a retryable upstream error with the raw value as provider code', () => {
-    expect(mapGeminiFinishReason('MALFORMED_FUNCTION_CALL', false)).toEqual({
+  it.each(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS'])(
+    'fails %s (a tool call the model got wrong) as a retryable upstream error with the raw value as provider code',
+    (reason) => {
+      expect(mapGeminiFinishReason(reason, true)).toEqual({
+        kind: 'failed',
+        error: expect.objectContaining({ category: 'upstream_error', retryable: true, provider_code: reason }),
+      });
+    },
+  );
+
+  it('fails MISSING_THOUGHT_SIGNATURE as an invalid request no retry fixes', () => {
+    expect(mapGeminiFinishReason('MISSING_THOUGHT_SIGNATURE', false)).toEqual({
       kind: 'failed',
-      error: expect.objectContaining({ category: 'upstream_error', retryable: true, provider_code: 'MALFORMED_FUNCTION_CALL' }),
+      error: expect.objectContaining({ category: 'invalid_request', retryable: false, provider_code: 'MISSING_THOUGHT_SIGNATURE' }),
     });
   });
 
@@ -27,9 +37,6 @@ describe('mapGeminiFinishReason', () => {
     'IMAGE_SAFETY',
     'IMAGE_PROHIBITED_CONTENT',
     'NO_IMAGE',
-    'UNEXPECTED_TOOL_CALL',
-    'TOO_MANY_TOOL_CALLS',
-    'MISSING_THOUGHT_SIGNATURE',
     'FINISH_REASON_UNSPECIFIED',
     'A_REASON_ADDED_NEXT_YEAR',
     '',

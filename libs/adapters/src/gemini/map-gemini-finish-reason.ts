@@ -1,4 +1,5 @@
 import type { StopReason, StreamErrorInfo } from '@llm-stream/contract';
+import { invalidToolCallFailure } from '../shared/invalid-tool-call.js';
 import type { GeminiFinishReason } from './gemini-chunk.js';
 
 /** How a candidate's `finishReason` ends the stream: a confirmed end, or a provider failure. */
@@ -12,10 +13,12 @@ export type GeminiCandidateEnd =
  *   `tool_use` when the candidate produced a functionCall, else `end_turn`;
  * - `MAX_TOKENS` -> `max_tokens`; the five content filters (`SAFETY`, `PROHIBITED_CONTENT`, `BLOCKLIST`,
  *   `SPII`, `RECITATION`) -> `content_filter`;
- * - `MALFORMED_FUNCTION_CALL` is the one failure: the model's call could not be parsed, so the turn has no
- *   usable result, and sampling again usually succeeds (failed, `upstream_error`, retryable);
- * - everything else (`OTHER`, `LANGUAGE`, the `IMAGE_*` reasons, `UNEXPECTED_TOOL_CALL`,
- *   `TOO_MANY_TOOL_CALLS`, `MISSING_THOUGHT_SIGNATURE`, values added later) is a confirmed end of kind
+ * - a tool call the model got wrong (`MALFORMED_FUNCTION_CALL`: it could not be parsed;
+ *   `UNEXPECTED_TOOL_CALL`: no tools were enabled; `TOO_MANY_TOOL_CALLS`) fails by the rule every protocol
+ *   shares (invalid-tool-call.ts: `upstream_error`, retryable);
+ * - `MISSING_THOUGHT_SIGNATURE`: the request sent back a function call without its thought signature, a
+ *   request no retry fixes (failed, `invalid_request`, not retryable);
+ * - everything else (`OTHER`, `LANGUAGE`, the `IMAGE_*` reasons, values added later) is a confirmed end of kind
  *   `other`, the raw value kept in `provider_stop_reason` for the caller to act on.
  */
 export function mapGeminiFinishReason(reason: string, calledFunctions: boolean): GeminiCandidateEnd {
@@ -31,13 +34,19 @@ export function mapGeminiFinishReason(reason: string, calledFunctions: boolean):
     case 'RECITATION':
       return completed('content_filter');
     case 'MALFORMED_FUNCTION_CALL':
+      return { kind: 'failed', error: invalidToolCallFailure(reason, 'a function call that could not be parsed') };
+    case 'UNEXPECTED_TOOL_CALL':
+      return { kind: 'failed', error: invalidToolCallFailure(reason, 'a tool call while no tools were enabled') };
+    case 'TOO_MANY_TOOL_CALLS':
+      return { kind: 'failed', error: invalidToolCallFailure(reason, 'more consecutive tool calls than allowed') };
+    case 'MISSING_THOUGHT_SIGNATURE':
       return {
         kind: 'failed',
         error: {
-          category: 'upstream_error',
-          retryable: true,
+          category: 'invalid_request',
+          retryable: false,
           provider_code: reason,
-          message: 'the model produced a function call that could not be parsed (MALFORMED_FUNCTION_CALL)',
+          message: 'the request sent back a function call without its thought signature (MISSING_THOUGHT_SIGNATURE)',
         },
       };
     default:

@@ -1,6 +1,7 @@
 import type { StreamErrorInfo } from '@llm-stream/contract';
 import { classifyHttpStatus, type ErrorClass } from '../shared/classify-http-status.js';
 import type { ProviderErrorDetail } from '../shared/http-error-failure.js';
+import { INVALID_TOOL_CALL } from '../shared/invalid-tool-call.js';
 import { isObject, stringField, type JsonObject } from '../shared/json-payload.js';
 
 /**
@@ -30,6 +31,8 @@ const ERROR_CLASSES: Readonly<Record<string, ErrorClass>> = {
   permission_error: { category: 'authentication', retryable: false },
   insufficient_quota: { category: 'authentication', retryable: false },
   unsupported_country_region_territory: { category: 'authentication', retryable: false },
+  // Groq: the model's tool call could not be parsed (its type says invalid_request_error; the request was fine).
+  tool_use_failed: INVALID_TOOL_CALL,
 };
 
 const UNKNOWN_ERROR: ErrorClass = { category: 'upstream_error', retryable: false };
