@@ -38,7 +38,8 @@ export function mergeAnthropicUsage(state: AnthropicUsageState, usage: JsonObjec
 
 /**
  * Usage for stream.done, or undefined when the provider never reported the output count. Anthropic's
- * `input_tokens` excludes cache reads and writes; the contract keeps all three as reported.
+ * `input_tokens` excludes cache reads and writes (`cache_creation_input_tokens`); the contract keeps all three
+ * as reported. The cache counts are present only when non-zero: a reported 0 leaves the field absent.
  */
 export function toContractUsage(state: AnthropicUsageState): Usage | undefined {
   if (state.output === undefined) return undefined;

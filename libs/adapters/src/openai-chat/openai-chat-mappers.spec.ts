@@ -70,6 +70,16 @@ describe('convertOpenAiChatUsage', () => {
     ).toEqual({ input_tokens: 120, output_tokens: 80, cached_input_tokens: 64 });
   });
 
+  it('reads the cache writes of the prompt details, leaving out a zero count', () => {
+    const usage = { prompt_tokens: 3000, completion_tokens: 40, prompt_tokens_details: { cached_tokens: 1024, cache_write_tokens: 1900 } };
+    expect(convertOpenAiChatUsage(usage)).toEqual({ input_tokens: 3000, output_tokens: 40, cached_input_tokens: 1024, cache_creation_input_tokens: 1900 });
+    expect(convertOpenAiChatUsage({ ...usage, prompt_tokens_details: { cached_tokens: 1024, cache_write_tokens: 0 } })).toEqual({
+      input_tokens: 3000,
+      output_tokens: 40,
+      cached_input_tokens: 1024,
+    });
+  });
+
   it("uses DeepSeek's cache-hit count when the details report none", () => {
     expect(convertOpenAiChatUsage({ prompt_tokens: 50, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 0 }, prompt_cache_hit_tokens: 32 })).toEqual({
       input_tokens: 50,

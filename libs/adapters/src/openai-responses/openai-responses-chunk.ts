@@ -76,7 +76,7 @@ export type OpenAiResponsesPartType = 'output_text' | 'refusal' | 'reasoning_tex
 /** `response.usage` of the terminal response object (absent, or null, on every other event). */
 export interface OpenAiResponsesUsage {
   readonly input_tokens?: number;
-  readonly input_tokens_details?: { readonly cached_tokens?: number };
+  readonly input_tokens_details?: { readonly cached_tokens?: number; readonly cache_write_tokens?: number };
   readonly output_tokens?: number;
   readonly output_tokens_details?: { readonly reasoning_tokens?: number };
   readonly total_tokens?: number;

@@ -80,11 +80,32 @@ describe('OpenAI Responses stop reasons and usage', () => {
     expect(mapOpenAiResponsesIncomplete('content_filter')).toEqual({ stop_reason: 'content_filter', provider_stop_reason: 'content_filter' });
   });
 
-  it('reports reasoning and cached tokens only when non-zero', () => {
-    const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 4, output_tokens_details: { reasoning_tokens: 0 } };
+  it('reports reasoning, cached and cache-write tokens only when non-zero', () => {
+    const usage = {
+      input_tokens: 10,
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      output_tokens: 4,
+      output_tokens_details: { reasoning_tokens: 0 },
+    };
     expect(convertOpenAiResponsesUsage(usage)).toEqual({ input_tokens: 10, output_tokens: 4 });
-    const detailed = { ...usage, input_tokens_details: { cached_tokens: 8 }, output_tokens_details: { reasoning_tokens: 3 } };
-    expect(convertOpenAiResponsesUsage(detailed)).toEqual({ input_tokens: 10, output_tokens: 4, reasoning_tokens: 3, cached_input_tokens: 8 });
+    const detailed = { ...usage, input_tokens_details: { cached_tokens: 8, cache_write_tokens: 2 }, output_tokens_details: { reasoning_tokens: 3 } };
+    expect(convertOpenAiResponsesUsage(detailed)).toEqual({
+      input_tokens: 10,
+      output_tokens: 4,
+      reasoning_tokens: 3,
+      cached_input_tokens: 8,
+      cache_creation_input_tokens: 2,
+    });
+  });
+
+  it('reports the cache writes as their total, without their split per retention', () => {
+    const usage = {
+      input_tokens: 2100,
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 2048, cache_write_tokens_details: { ttl_30m_tokens: 0, ttl_12h_tokens: 2048 } },
+      output_tokens: 12,
+      output_tokens_details: { reasoning_tokens: 0 },
+    };
+    expect(convertOpenAiResponsesUsage(usage)).toEqual({ input_tokens: 2100, output_tokens: 12, cache_creation_input_tokens: 2048 });
   });
 
   it('has no usage without an output count', () => {

@@ -15,7 +15,9 @@ export interface GoogleCountFields {
  * Google's token counts as contract usage, or undefined when the object holds none of them. Google counts
  * thinking apart from the answer, while the contract's output count includes reasoning for every provider:
  * output_tokens = output + thoughts; reasoning_tokens and cached_input_tokens when non-zero. An absent count
- * is 0; a count that is not a non-negative integer is ignored rather than passed on.
+ * is 0; a count that is not a non-negative integer is ignored rather than passed on. Google reports no cache
+ * writes (an explicit cache is created apart, with `cachedContents.create`; implicit caching reports only the
+ * reads), so cache_creation_input_tokens is never set.
  */
 export function googleTokenUsage(usage: JsonObject, fields: GoogleCountFields): Usage | undefined {
   const input = tokenCount(usage[fields.input]);

@@ -10,8 +10,9 @@ export interface Usage {
   /** Input tokens read from the provider's prompt cache (Anthropic `cache_read_input_tokens`, OpenAI `cached_tokens`). */
   readonly cached_input_tokens?: number;
   /**
-   * Input tokens written to the provider's prompt cache (since 1.2.0): Anthropic `cache_creation_input_tokens`.
-   * Like cache reads, Anthropic counts them apart from `input_tokens`.
+   * Input tokens written to the provider's prompt cache (since 1.2.0): Anthropic `cache_creation_input_tokens`,
+   * OpenAI `cache_write_tokens`. Like cache reads, Anthropic counts them apart from `input_tokens` and OpenAI
+   * within it.
    */
   readonly cache_creation_input_tokens?: number;
   /** The cache writes split by cache lifetime, as the provider reported them (since 1.2.0; Anthropic `cache_creation`). */
