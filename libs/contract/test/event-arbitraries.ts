@@ -15,6 +15,7 @@ import {
   type BlockRef,
   type BlockStartEvent,
   type BlockStopEvent,
+  type CacheCreationUsage,
   type ContractEvent,
   type Delta,
   type EventEnvelope,
@@ -81,12 +82,20 @@ export const providerMetadataArb: fc.Arbitrary<ProviderMetadata> = fc.dictionary
   { maxKeys: 2, noNullPrototype: true },
 );
 
+/** The per-lifetime split of cache writes as the contract carries it: at least one count non-zero. */
+const cacheCreationArb: fc.Arbitrary<CacheCreationUsage> = fc.oneof(
+  fc.record({ ephemeral_5m_input_tokens: fc.integer({ min: 1 }), ephemeral_1h_input_tokens: fc.nat() }, { requiredKeys: ['ephemeral_5m_input_tokens'] }),
+  fc.record({ ephemeral_5m_input_tokens: fc.nat(), ephemeral_1h_input_tokens: fc.integer({ min: 1 }) }, { requiredKeys: ['ephemeral_1h_input_tokens'] }),
+);
+
 export const usageArb: fc.Arbitrary<Usage> = fc.record(
   {
     input_tokens: fc.nat(),
     output_tokens: fc.nat(),
     reasoning_tokens: fc.integer({ min: 1 }),
     cached_input_tokens: fc.integer({ min: 1 }),
+    cache_creation_input_tokens: fc.integer({ min: 1 }),
+    cache_creation: cacheCreationArb,
   },
   { requiredKeys: ['input_tokens', 'output_tokens'] },
 );

@@ -24,6 +24,11 @@ const adapterUsageArb: fc.Arbitrary<Usage> = fc.record(
     output_tokens: fc.nat(),
     reasoning_tokens: fc.oneof(fc.constant(0), fc.nat()),
     cached_input_tokens: fc.oneof(fc.constant(0), fc.nat()),
+    cache_creation_input_tokens: fc.oneof(fc.constant(0), fc.nat()),
+    cache_creation: fc.record(
+      { ephemeral_5m_input_tokens: fc.oneof(fc.constant(0), fc.nat()), ephemeral_1h_input_tokens: fc.oneof(fc.constant(0), fc.nat()) },
+      { requiredKeys: [] },
+    ),
   },
   { requiredKeys: ['input_tokens', 'output_tokens'] },
 );
