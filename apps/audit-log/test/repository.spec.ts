@@ -47,7 +47,17 @@ describe.each(BACKENDS)('AuditRepository on %s (the same suite for both backends
       { version: 1, name: 'initial' },
       { version: 2, name: 'stream-route' },
       { version: 3, name: 'event-jetstream-time' },
+      { version: 4, name: 'stream-cache-creation' },
     ]);
+  });
+
+  it("keeps a stream's usage as stream.done reported it, cache reads, cache writes and their split per lifetime included", async () => {
+    const stream = fixture('anthropic', 'usage_cache_creation_split_across_events');
+    await db.repository.ingestEvents(stream.events, NOW);
+    const done = stream.contractEvents.at(-1);
+    if (done?.type !== 'stream.done') throw new Error('the transcript completes');
+    expect(done.usage).toMatchObject({ cached_input_tokens: 1024, cache_creation_input_tokens: 3072, cache_creation: { ephemeral_5m_input_tokens: 1024 } });
+    expect((await db.repository.findStream(stream.tenant, stream.streamId))?.record.usage).toEqual(done.usage);
   });
 
   it('stores a completed stream: one row per event and per raw record, the stream row from its events', async () => {

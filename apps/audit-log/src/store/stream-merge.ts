@@ -34,6 +34,9 @@ export function applyEvents(row: StreamRow, fresh: readonly IncomingEvent[], hea
           next.output_tokens = event.usage.output_tokens;
           next.reasoning_tokens = event.usage.reasoning_tokens ?? null;
           next.cached_input_tokens = event.usage.cached_input_tokens ?? null;
+          next.cache_creation_input_tokens = event.usage.cache_creation_input_tokens ?? null;
+          next.cache_creation_5m_input_tokens = event.usage.cache_creation?.ephemeral_5m_input_tokens ?? null;
+          next.cache_creation_1h_input_tokens = event.usage.cache_creation?.ephemeral_1h_input_tokens ?? null;
         }
         break;
       case 'stream.error':

@@ -1,4 +1,4 @@
-import type { StreamRecord, StreamStatus, Usage } from '@llm-stream/contract';
+import type { CacheCreationUsage, StreamRecord, StreamStatus, Usage } from '@llm-stream/contract';
 import { CHAIN_GENESIS } from '../chain/hash-chain.js';
 
 /** The `audit_streams` row: the record plus the chain head and bookkeeping. Column names = property names. */
@@ -34,6 +34,10 @@ export interface StreamRow {
   first_seen_at: number;
   updated_at: number;
   route: string | null;
+  cache_creation_input_tokens: number | null;
+  /** `usage.cache_creation`: the cache writes per lifetime. */
+  cache_creation_5m_input_tokens: number | null;
+  cache_creation_1h_input_tokens: number | null;
 }
 
 /** Every column of `audit_streams`, in table order. */
@@ -69,6 +73,9 @@ export const STREAM_COLUMNS = [
   'first_seen_at',
   'updated_at',
   'route',
+  'cache_creation_input_tokens',
+  'cache_creation_5m_input_tokens',
+  'cache_creation_1h_input_tokens',
 ] as const satisfies readonly (keyof StreamRow)[];
 
 /** The columns a batch may change (all but the key and the tenant). */
@@ -122,6 +129,20 @@ function usageOf(row: RecordRow): Usage | null {
     output_tokens: row.output_tokens,
     ...(row.reasoning_tokens !== null && { reasoning_tokens: row.reasoning_tokens }),
     ...(row.cached_input_tokens !== null && { cached_input_tokens: row.cached_input_tokens }),
+    ...(row.cache_creation_input_tokens !== null && { cache_creation_input_tokens: row.cache_creation_input_tokens }),
+    ...cacheCreationOf(row),
+  };
+}
+
+/** `usage.cache_creation` from its two columns: absent when both are NULL, each count as stored (zeros kept). */
+function cacheCreationOf(row: RecordRow): { cache_creation?: CacheCreationUsage } {
+  const { cache_creation_5m_input_tokens: fiveMinutes, cache_creation_1h_input_tokens: oneHour } = row;
+  if (fiveMinutes === null && oneHour === null) return {};
+  return {
+    cache_creation: {
+      ...(fiveMinutes !== null && { ephemeral_5m_input_tokens: fiveMinutes }),
+      ...(oneHour !== null && { ephemeral_1h_input_tokens: oneHour }),
+    },
   };
 }
 
@@ -159,5 +180,8 @@ export function newStreamRow(streamId: string, tenant: string, startedAt: number
     first_seen_at: now,
     updated_at: now,
     route: null,
+    cache_creation_input_tokens: null,
+    cache_creation_5m_input_tokens: null,
+    cache_creation_1h_input_tokens: null,
   };
 }

@@ -37,6 +37,9 @@ const STREAM_COLUMN_TYPES: Readonly<Record<StreamColumn, string>> = {
   first_seen_at: 'bigint',
   updated_at: 'bigint',
   route: 'text',
+  cache_creation_input_tokens: 'bigint',
+  cache_creation_5m_input_tokens: 'bigint',
+  cache_creation_1h_input_tokens: 'bigint',
 };
 
 /** `unnest($1::text[], $2::bigint[], ...)` over the given columns, numbering from `$1`. */
