@@ -34,6 +34,11 @@ export class NormalizerMetrics extends ServiceMetrics implements UnknownEventCou
     help: 'Redelivered work items another live replica still held (answered its holder query), so not taken over',
   });
 
+  readonly leaseDoubts = this.counter({
+    name: 'llm_normalizer_lease_doubts_total',
+    help: 'Round trips to NATS that failed or came late; each keeps every gateway lease from expiring for three lease timeouts',
+  });
+
   readonly gatewaysLost = this.counter({ name: 'llm_gateway_lost_total', help: 'Streams ended because their gateway stopped renewing its lease' });
 
   readonly badRecords = this.counter({ name: 'llm_normalizer_bad_records_total', help: 'Raw trace messages that could not be decoded' });

@@ -2,6 +2,8 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NormalizerConfig } from '../config/normalizer-config.js';
 import { NATS_CONNECTION } from '@llm-stream/nest-kit';
+import { JsonLogger } from '@llm-stream/service-kit';
+import { NormalizerMetrics } from '../metrics/normalizer-metrics.js';
 import { GatewayLeases } from './gateway-leases.js';
 
 /**
@@ -21,6 +23,8 @@ export class GatewayLeaseService implements OnApplicationBootstrap, OnApplicatio
   constructor(
     config: NormalizerConfig,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly metrics: NormalizerMetrics,
+    private readonly logger: JsonLogger,
   ) {
     this.leases = new GatewayLeases(config.GATEWAY_LEASE_TIMEOUT_MS, Date.now());
     this.probeIntervalMs = Math.max(50, Math.floor(config.GATEWAY_LEASE_TIMEOUT_MS / 4));
@@ -50,10 +54,18 @@ export class GatewayLeaseService implements OnApplicationBootstrap, OnApplicatio
   private probe(): void {
     if (this.nc.isClosed() || this.probeInFlight) return;
     this.probeInFlight = true;
-    this.leases.probeStarted(Date.now());
+    const startedAt = Date.now();
+    this.leases.probeStarted(startedAt);
     const answered = (ok: boolean): void => {
       this.probeInFlight = false;
-      this.leases.probeAnswered(Date.now(), ok);
+      const now = Date.now();
+      if (!this.leases.probeAnswered(now, ok)) return;
+      // Every doubt postpones the end of a dead gateway's streams: counted, so a late end can be traced to it.
+      this.metrics.leaseDoubts.inc();
+      this.logger.warn('a round trip to NATS failed or came late: no gateway lease expires for three lease timeouts', {
+        round_trip_ms: now - startedAt,
+        answered: ok,
+      });
     };
     this.nc.flush().then(
       () => {

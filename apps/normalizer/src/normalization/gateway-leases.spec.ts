@@ -64,7 +64,17 @@ describe('GatewayLeases judged by evidence', () => {
     const leases = new GatewayLeases(timeout, 0);
     leases.renew('gw-1', 1_000);
     leases.probeStarted(1_500);
-    leases.probeAnswered(1_510, true);
+    expect(leases.probeAnswered(1_510, true)).toBe(false);
     expect(leases.isExpired('gw-1', 2_001)).toBe(true);
+  });
+
+  it('says when an answer postponed every expiry: a late one, or a failed one however quick', () => {
+    const leases = new GatewayLeases(timeout, 0);
+    leases.probeStarted(1_000);
+    expect(leases.probeAnswered(1_251, true)).toBe(true);
+    leases.probeStarted(5_000);
+    expect(leases.probeAnswered(5_010, false)).toBe(true);
+    leases.probeStarted(9_000);
+    expect(leases.probeAnswered(9_250, true)).toBe(false);
   });
 });

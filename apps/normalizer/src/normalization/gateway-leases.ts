@@ -42,10 +42,13 @@ export class GatewayLeases {
     this.probeSince ??= now;
   }
 
-  probeAnswered(now: number, ok: boolean): void {
+  /** True when the answer failed or came late: then nothing expires for {@link RECONNECT_GRACE_TIMEOUTS} timeouts. */
+  probeAnswered(now: number, ok: boolean): boolean {
     const since = this.probeSince;
     this.probeSince = undefined;
-    if (!ok || (since !== undefined && now - since > this.probeBoundMs)) this.unheard(now);
+    const doubted = !ok || (since !== undefined && now - since > this.probeBoundMs);
+    if (doubted) this.unheard(now);
+    return doubted;
   }
 
   /** True when the gateway is known to be gone: silent for a timeout while this replica was surely listening. */
