@@ -36,7 +36,7 @@ export class NormalizerMetrics extends ServiceMetrics implements UnknownEventCou
 
   readonly leaseDoubts = this.counter({
     name: 'llm_normalizer_lease_doubts_total',
-    help: 'Round trips to NATS that failed or came late; each keeps every gateway lease from expiring for three lease timeouts',
+    help: 'Round trips to NATS that failed or came late; each keeps every gateway lease from expiring for one lease timeout (three when failed)',
   });
 
   readonly gatewaysLost = this.counter({ name: 'llm_gateway_lost_total', help: 'Streams ended because their gateway stopped renewing its lease' });

@@ -60,9 +60,10 @@ export class GatewayLeaseService implements OnApplicationBootstrap, OnApplicatio
       this.probeInFlight = false;
       const now = Date.now();
       if (!this.leases.probeAnswered(now, ok)) return;
-      // Every doubt postpones the end of a dead gateway's streams: counted, so a late end can be traced to it.
+      // Every doubt postpones the end of a dead gateway's streams (GatewayLeases): counted, so a late end can be
+      // traced to it.
       this.metrics.leaseDoubts.inc();
-      this.logger.warn('a round trip to NATS failed or came late: no gateway lease expires for three lease timeouts', {
+      this.logger.warn('a round trip to NATS failed or came late: no gateway lease expires for a while', {
         round_trip_ms: now - startedAt,
         answered: ok,
       });

@@ -54,10 +54,20 @@ describe('GatewayLeases judged by evidence', () => {
     expect(leases.isExpired('gw-1', 2_300)).toBe(false);
     expect(leases.isExpired('gw-1', 8_000)).toBe(false);
     leases.probeAnswered(8_000, true);
-    expect(leases.isExpired('gw-1', 10_900)).toBe(false);
-    leases.renew('gw-1', 10_100);
-    expect(leases.isExpired('gw-1', 11_000)).toBe(false);
-    expect(leases.isExpired('gw-1', 11_101)).toBe(true);
+    expect(leases.isExpired('gw-1', 8_999)).toBe(false);
+    expect(leases.isExpired('gw-1', 9_001)).toBe(true);
+    leases.renew('gw-1', 8_900);
+    expect(leases.isExpired('gw-1', 9_800)).toBe(false);
+    expect(leases.isExpired('gw-1', 9_901)).toBe(true);
+  });
+
+  it('counts silence after three timeouts when a round trip failed (the connection is in doubt, as at a reconnect)', () => {
+    const leases = new GatewayLeases(timeout, 0);
+    leases.renew('gw-1', 1_000);
+    leases.probeStarted(2_000);
+    leases.probeAnswered(2_010, false);
+    expect(leases.isExpired('gw-1', 5_009)).toBe(false);
+    expect(leases.isExpired('gw-1', 5_011)).toBe(true);
   });
 
   it('keeps counting after a prompt answer', () => {

@@ -1,4 +1,4 @@
-/** Lease timeouts after this replica's own reconnect (or a late PING answer) before silence counts again. */
+/** Lease timeouts after this replica's own reconnect (or a failed PING) before silence counts again. */
 export const RECONNECT_GRACE_TIMEOUTS = 3;
 
 /**
@@ -9,7 +9,10 @@ export const RECONNECT_GRACE_TIMEOUTS = 3;
  * - the same after its own NATS connection was lost or re-established (a NATS restart silences everybody);
  * - while a round trip to the server (a PING, {@link probeStarted}) goes unanswered for longer than the probe
  *   bound, the server is paused or swamped and delivers nobody's lease: nothing expires, and once the answer
- *   comes late, silence counts again only from then.
+ *   comes late, silence counts again from then, for one timeout like a start. One, not the three of a
+ *   reconnect: the PONG comes after every renewal the server delivered before it, so this replica has heard
+ *   them all, and the gateways, still connected, renew within their interval (a busy normalizer answers a PING
+ *   late every few seconds; three timeouts each time held a dead gateway's streams open for 40 s).
  * The caller adds its own evidence (the last raw record of the stream arrived at `evidenceAt`): a gateway that
  * still writes the stream's trace is alive whatever its lease timer does.
  */
@@ -42,13 +45,20 @@ export class GatewayLeases {
     this.probeSince ??= now;
   }
 
-  /** True when the answer failed or came late: then nothing expires for {@link RECONNECT_GRACE_TIMEOUTS} timeouts. */
+  /**
+   * True when the answer failed (nothing expires for {@link RECONNECT_GRACE_TIMEOUTS} timeouts, as after a
+   * reconnect) or came late (nothing expires for one timeout).
+   */
   probeAnswered(now: number, ok: boolean): boolean {
     const since = this.probeSince;
     this.probeSince = undefined;
-    const doubted = !ok || (since !== undefined && now - since > this.probeBoundMs);
-    if (doubted) this.unheard(now);
-    return doubted;
+    if (!ok) {
+      this.unheard(now);
+      return true;
+    }
+    if (since === undefined || now - since <= this.probeBoundMs) return false;
+    this.listeningSince = Math.max(this.listeningSince, now);
+    return true;
   }
 
   /** True when the gateway is known to be gone: silent for a timeout while this replica was surely listening. */
