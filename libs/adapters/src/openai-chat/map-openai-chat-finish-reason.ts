@@ -1,11 +1,10 @@
 import type { StopReason } from '@llm-stream/contract';
 
-/** What choice 0 produced, as far as its stop reason goes. */
-export interface ChatAnswerShape {
-  /** A refusal and nothing else (OpenAI still says `stop` after `delta.refusal`). */
-  readonly onlyRefusal: boolean;
-  /** At least one tool call (of a type the contract has a block for). */
-  readonly toolCall: boolean;
+/** Which kinds of block choice 0 produced (a tool call of a type the contract has a block for). */
+export interface ChatAnswerSeen {
+  readonly text: boolean;
+  readonly refusal: boolean;
+  readonly tool: boolean;
 }
 
 /**
@@ -18,11 +17,11 @@ export interface ChatAnswerShape {
  * is `max_tokens`, `content_filter` maps to itself. Anything a compatible server invents becomes `other` (the
  * raw value is kept beside it). OpenRouter's `error` never gets here: it fails the stream.
  */
-export function mapOpenAiChatFinishReason(reason: string, answer: ChatAnswerShape): StopReason {
+export function mapOpenAiChatFinishReason(reason: string, seen: ChatAnswerSeen): StopReason {
   switch (reason) {
     case 'stop':
-      if (answer.toolCall) return 'tool_use';
-      return answer.onlyRefusal ? 'refusal' : 'end_turn';
+      if (seen.tool) return 'tool_use';
+      return seen.refusal && !seen.text ? 'refusal' : 'end_turn';
     case 'tool_calls':
     case 'function_call':
       return 'tool_use';

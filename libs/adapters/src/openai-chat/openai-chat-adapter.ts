@@ -199,12 +199,12 @@ export class OpenAiChatAdapter implements ProviderAdapter {
   /** A new call at `call.index`: fragments without an id go to it from now on. */
   private openTool(call: OpenAiToolCallFragment, out: MachineInput[]): void {
     const key = `tool:${String(this.toolCalls++)}`;
-    if (call.type !== undefined && call.type !== 'function') {
-      this.tools.set(call.index, { key, skipped: true, ...optional('callId', call.id) });
+    const skipped = call.type !== undefined && call.type !== 'function';
+    this.tools.set(call.index, { key, skipped, ...optional('callId', call.id) });
+    if (skipped) {
       out.push(unknownPart(`tool_call.${call.type}`));
       return;
     }
-    this.tools.set(call.index, { key, skipped: false, ...optional('callId', call.id) });
     this.keepExtraContent(key, call);
     this.openKeys.add(key);
     this.seen.tool = true;
@@ -240,11 +240,10 @@ export class OpenAiChatAdapter implements ProviderAdapter {
   private done(): readonly MachineInput[] {
     const reason = this.finishReason;
     if (reason === undefined) return this.settle([protocolFailure('openai-chat: [DONE] before any finish_reason for choice 0')]);
-    const answer = { onlyRefusal: this.seen.refusal && !this.seen.text && !this.seen.tool, toolCall: this.seen.tool };
     return this.settle([
       {
         type: 'finish',
-        stop_reason: mapOpenAiChatFinishReason(reason, answer),
+        stop_reason: mapOpenAiChatFinishReason(reason, this.seen),
         provider_stop_reason: reason,
         ...optional('usage', this.usage),
         ...optional('response_id', this.responseId),

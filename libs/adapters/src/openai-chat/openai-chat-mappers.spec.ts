@@ -4,18 +4,18 @@ import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
 
 describe('mapOpenAiChatFinishReason', () => {
   it.each([
-    ['stop', { onlyRefusal: false, toolCall: false }, 'end_turn'],
-    ['stop', { onlyRefusal: true, toolCall: false }, 'refusal'],
-    ['stop', { onlyRefusal: false, toolCall: true }, 'tool_use'],
-    ['tool_calls', { onlyRefusal: false, toolCall: true }, 'tool_use'],
-    ['length', { onlyRefusal: false, toolCall: false }, 'max_tokens'],
-    ['length', { onlyRefusal: true, toolCall: false }, 'max_tokens'],
-    ['length', { onlyRefusal: false, toolCall: true }, 'max_tokens'],
-    ['content_filter', { onlyRefusal: false, toolCall: false }, 'content_filter'],
-    ['function_call', { onlyRefusal: false, toolCall: true }, 'tool_use'],
-    ['eos', { onlyRefusal: false, toolCall: false }, 'other'],
-  ] as const)('%s (%j) -> %s', (reason, answer, expected) => {
-    expect(mapOpenAiChatFinishReason(reason, answer)).toBe(expected);
+    ['stop', { text: false, refusal: false, tool: false }, 'end_turn'],
+    ['stop', { text: false, refusal: true, tool: false }, 'refusal'],
+    ['stop', { text: false, refusal: false, tool: true }, 'tool_use'],
+    ['tool_calls', { text: false, refusal: false, tool: true }, 'tool_use'],
+    ['length', { text: false, refusal: false, tool: false }, 'max_tokens'],
+    ['length', { text: false, refusal: true, tool: false }, 'max_tokens'],
+    ['length', { text: false, refusal: false, tool: true }, 'max_tokens'],
+    ['content_filter', { text: false, refusal: false, tool: false }, 'content_filter'],
+    ['function_call', { text: false, refusal: false, tool: true }, 'tool_use'],
+    ['eos', { text: false, refusal: false, tool: false }, 'other'],
+  ] as const)('%s (%j) -> %s', (reason, seen, expected) => {
+    expect(mapOpenAiChatFinishReason(reason, seen)).toBe(expected);
   });
 });
 
